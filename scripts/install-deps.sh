@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gpustack builds and tests with. Idempotent: apt-get runs only
+# when something is missing. Run as root (CI and the README commands do).
+set -euo pipefail
+PKGS=(
+  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libelf-dev libzstd-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-jsonschema
+  libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "gpustack: installing ${missing[*]}" >&2
+  if [ "$(id -u)" -ne 0 ]; then echo "gpustack: run as root to install packages" >&2; exit 2; fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

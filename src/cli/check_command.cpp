@@ -1,0 +1,78 @@
+// `gpustack check`: detect, evaluate the knowledge base, report. Reads files only: no Python
+// import, no GPU runtime, so it answers in well under a second even on a broken machine.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "detect/detect.h"
+#include "report/report.h"
+#include "rules/knowledge_base.h"
+
+namespace gs {
+namespace {
+
+struct check_args {
+  output_options out;
+  std::string sysroot_dir;
+  detect_options detect;
+  std::vector<std::string> rule_files;
+};
+
+/// The built-in rules plus any --rules FILE; a broken file is a usage error that names the place.
+bool load_rules(const check_args& a, knowledge_base& kb) {
+  std::vector<kb_source> sources = builtin_kb_sources();
+  for (const std::string& f : a.rule_files) {
+    std::ifstream in(f, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "gpustack: cannot read rule file %s\n", f.c_str());
+      return false;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    sources.push_back({f, ss.str()});
+  }
+  std::vector<kb_error> errors;
+  kb = knowledge_base::load(sources, errors);
+  for (const kb_error& e : errors) std::fprintf(stderr, "gpustack: %s\n", e.to_string().c_str());
+  return errors.empty();
+}
+
+int run_check(const check_args& a) {
+  sysroot sys = a.sysroot_dir.empty() ? sysroot::live() : sysroot::captured(a.sysroot_dir);
+  machine_facts facts = detect_machine(sys, a.detect);
+  knowledge_base kb;
+  if (!load_rules(a, kb)) return exit_usage;
+  report_input in;
+  in.facts = &facts;
+  in.findings = kb.evaluate(facts);
+  report_options ro;
+  ro.include_identifiers = a.out.include_identifiers;
+  ro.command = "check";
+  nlohmann::json report = build_report(in, ro);
+  std::string json_text = report.dump(2) + "\n";
+  bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
+                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
+  if (!ok) return exit_usage;
+  return exit_code_for(report);
+}
+
+}  // namespace
+
+command_spec check_command() {
+  return {"check", "detect the GPU stack and flag what is wrong (reads files only, well under a second)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<check_args>();
+            add_output_options(sub, a->out);
+            sub.add_option("--sysroot", a->sysroot_dir,
+                           "read every system file under DIR instead of / (a captured machine state)")
+                ->check(CLI::ExistingDirectory);
+            sub.add_option("--python", a->detect.python, "the Python interpreter to inspect");
+            sub.add_option("--venv", a->detect.venv, "the virtual environment to inspect");
+            sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML files")
+                ->check(CLI::ExistingFile);
+            return [a] { return run_check(*a); };
+          }};
+}
+
+}  // namespace gs

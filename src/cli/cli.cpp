@@ -1,0 +1,90 @@
+// Command table and the shared output plumbing.
+#include "cli/cli.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "core/status.h"
+
+namespace gs {
+
+static std::vector<command_spec> command_table() {
+  return {
+      check_command(),
+      snapshot_command(),
+  };
+}
+
+void add_output_options(CLI::App& sub, output_options& o) {
+  sub.add_flag("--json", o.json, "print the report as JSON (schema_version 1)");
+  sub.add_flag("--markdown", o.markdown, "print an issue-ready Markdown summary with the JSON attached");
+  sub.add_option("-o,--output", o.out_file, "write the output to FILE instead of standard output");
+  sub.add_flag("--include-identifiers", o.include_identifiers,
+               "keep hostname, user name, paths and serials (secrets are always removed)");
+  sub.add_flag("--no-color", o.no_color, "no colour in the terminal table");
+}
+
+bool use_color(const output_options& o) {
+  if (o.no_color || o.json || o.markdown || !o.out_file.empty()) return false;
+  const char* nc = std::getenv("NO_COLOR");
+  if (nc && *nc) return false;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+bool emit_report(const output_options& o, const std::string& json_text,
+                 const std::string& markdown_text, const std::string& human_text) {
+  const std::string& text = o.json ? json_text : o.markdown ? markdown_text : human_text;
+  if (o.out_file.empty() || o.out_file == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return true;
+  }
+  std::string tmp = o.out_file + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f || !(f << text) || !f.flush()) {
+      std::fprintf(stderr, "gpustack: cannot write %s\n", o.out_file.c_str());
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), o.out_file.c_str()) != 0) {
+    std::fprintf(stderr, "gpustack: cannot write %s\n", o.out_file.c_str());
+    return false;
+  }
+  // A file written with -o still leaves the human summary line on the terminal.
+  std::fprintf(stderr, "gpustack: report written to %s\n", o.out_file.c_str());
+  return true;
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"gpustack: will your GPU software stack fine-tune an LLM, and if not, why not"};
+  app.set_version_flag("--version", std::string("gpustack ") + GPUSTACK_VERSION);
+  app.require_subcommand(1);
+  std::function<int()> action;
+  std::vector<command_spec> table = command_table();
+  for (command_spec& c : table) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    auto run = c.add(*sub);
+    sub->callback([&action, run] { action = run; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? exit_ok : exit_usage;
+  }
+  if (!action) return exit_usage;
+  try {
+    return action();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpustack: internal error: %s\n", e.what());
+    return exit_usage;
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,38 @@
+// The command line: a table of subcommands (check, snapshot, probe, ...), each in its own file
+// under src/cli/, registered in cli.cpp.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace gs {
+
+/// A subcommand: `add` declares its options on `sub` and returns the action to run when chosen.
+/// The action returns the process exit code (core/status.h exit_code).
+struct command_spec {
+  const char* name;
+  const char* summary;
+  std::function<std::function<int()>(CLI::App& sub)> add;
+};
+
+/// Options every output-producing command shares.
+struct output_options {
+  bool json = false;
+  bool markdown = false;
+  std::string out_file;
+  bool include_identifiers = false;
+  bool no_color = false;
+};
+void add_output_options(CLI::App& sub, output_options& o);
+/// Print (or write to -o) a rendered report; returns false (and says why) when the file cannot be written.
+bool emit_report(const struct output_options& o, const std::string& json_text,
+                 const std::string& markdown_text, const std::string& human_text);
+/// Colour on a terminal unless NO_COLOR is set or --no-color.
+bool use_color(const output_options& o);
+
+command_spec check_command();
+command_spec snapshot_command();
+
+int run_cli(int argc, char** argv);
+
+}  // namespace gs

@@ -1,0 +1,134 @@
+// What detection found about a machine: the single model that detectors fill, rules read and
+// the report serialises. Plain data; every field has a "not known" value (empty / 0 / nullopt)
+// because on a broken machine any read can fail. Notes on how a value was obtained go in
+// `detection_issue`s, never in exceptions.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+/// Something detection could not read or parse: becomes a finding-like note, never a crash.
+struct detection_issue {
+  std::string source;   ///< the file or library concerned ("/sys/class/kfd/kfd/topology/nodes/1/properties")
+  std::string message;  ///< what went wrong ("EPERM: hidden by the container's device cgroup")
+};
+
+struct host_info {
+  std::string os_id;           ///< os-release ID ("debian", "ubuntu")
+  std::string os_version;      ///< os-release VERSION_ID ("24.04")
+  std::string os_pretty;       ///< os-release PRETTY_NAME
+  std::string kernel;          ///< /proc/sys/kernel/osrelease
+  std::string machine;         ///< "x86_64"
+  std::string cpu_model;       ///< /proc/cpuinfo "model name"
+  int cpu_logical = 0;         ///< processors in /proc/cpuinfo
+  int cpu_physical_cores = 0;  ///< distinct (physical id, core id) pairs, 0 when unknown
+  uint64_t ram_total_bytes = 0, ram_available_bytes = 0;
+  uint64_t swap_total_bytes = 0, swap_free_bytes = 0;
+  uint64_t zram_bytes = 0;     ///< size of zram devices among /proc/swaps
+  bool in_container = false;
+  std::string container_kind;  ///< "docker", "podman", "lxc", "kubernetes", "wsl", ""
+};
+
+/// A GPU as the kernel sees it. AMD: KFD topology + DRM + PCI. NVIDIA: /proc/driver/nvidia + PCI.
+struct gpu_info {
+  std::string vendor;           ///< "amd" | "nvidia"
+  std::string arch;             ///< "gfx1201" (from KFD gfx_target_version, immune to overrides) | "sm_90"
+  std::string name;             ///< product name ("Radeon AI PRO R9700", "NVIDIA H200")
+  std::string pci_id;           ///< "1002:7551"
+  std::string pci_revision;     ///< "c0"
+  std::string pci_address;      ///< "0000:03:00.0"
+  uint64_t vram_bytes = 0;
+  int wave_size = 0;            ///< 32 on RDNA and NVIDIA, 64 on CDNA
+  int compute_units = 0;        ///< CUs (AMD) or SMs (NVIDIA), 0 when unknown
+  std::string source;           ///< how it was found: "kfd", "proc-nvidia", "pci"
+  // AMD only
+  uint32_t gfx_target_version = 0;  ///< KFD decimal MMmmss (120001)
+  int kfd_node = -1;                ///< KFD topology node index (CPU nodes counted)
+  int render_minor = -1;            ///< /dev/dri/renderD<minor>
+  std::string family;               ///< "rdna4", "rdna3", "cdna3", ...
+  // NVIDIA only
+  std::string compute_capability;   ///< "9.0"
+  // Identifiers: redacted (stable hash) unless --include-identifiers.
+  std::string serial;               ///< NVIDIA UUID, AMD unique_id
+};
+
+/// Can the current process open a device node the GPU runtime needs.
+struct device_access {
+  std::string path;      ///< "/dev/kfd", "/dev/dri/renderD128", "/dev/nvidia0"
+  bool exists = false;
+  bool ok = false;       ///< opened read-write
+  std::string error;     ///< "EACCES", "EPERM", "ENOENT", ""
+  std::string group;     ///< owning group name ("render") or gid as text
+  bool user_in_group = false;
+};
+
+struct library_info {
+  std::string name;      ///< "libamdhip64", "libcuda", "libnvrtc", ...
+  std::string path;      ///< real path of the file found
+  std::string soname;    ///< ELF DT_SONAME when readable
+  std::string version;   ///< from the file name or a version file, "" when unknown
+  std::string origin;    ///< "rocm", "system", "torch", "pip-nvidia", "ld_library_path"
+};
+
+struct rocm_install {
+  std::string path;      ///< "/opt/rocm-7.2.0"
+  std::string version;   ///< "7.2.0"
+  bool active = false;   ///< the one /opt/rocm or ROCM_PATH points to
+};
+
+struct stack_info {
+  // AMD kernel driver
+  bool amdgpu_loaded = false;
+  std::string amdgpu_initstate;     ///< "live"
+  std::string amdgpu_version;       ///< DKMS module version, "" for the in-kernel driver
+  // NVIDIA kernel driver
+  std::string nvidia_driver;        ///< "580.159.04"
+  bool nvidia_open_module = false;
+  // ROCm user space
+  std::vector<rocm_install> rocm_installs;
+  std::string rocm_version;         ///< the active install's version
+  std::string hip_runtime_source;   ///< path of the libamdhip64 Python/torch would load
+  // CUDA
+  std::string cuda_toolkit_version; ///< "13.0.88" from version.json / nvcc
+  std::string cuda_toolkit_path;
+  std::string cuda_driver_api;      ///< "13.0" (from the driver's libcuda when known)
+  std::vector<library_info> libraries;
+};
+
+struct python_package {
+  std::string name;       ///< as in METADATA ("flash-linear-attention")
+  std::string version;    ///< "0.5.0", "2.11.0+rocm7.2"
+  std::string location;   ///< site-packages directory
+  std::string installer;  ///< "pip", "uv", "conda", ""
+  bool editable = false;
+};
+
+struct python_info {
+  bool found = false;
+  std::string interpreter;        ///< path of python
+  std::string version;            ///< "3.12.3"
+  std::string env_kind;           ///< "venv", "uv", "conda", "system"
+  std::string prefix;             ///< the environment's root
+  std::string how_found;          ///< "--python", "--venv", "VIRTUAL_ENV", "./.venv", "PATH"
+  std::vector<std::string> site_packages;
+  std::map<std::string, python_package> packages;  ///< key: PEP 503 normalised name ("flash-linear-attention")
+  std::string torch_cuda;         ///< torch/version.py cuda ("13.0"), "" when None
+  std::string torch_hip;          ///< torch/version.py hip ("7.2.26015"), "" when None
+};
+
+/// Everything `check` knows. Detectors fill it; rules and reports only read it.
+struct machine_facts {
+  host_info host;
+  std::vector<gpu_info> gpus;
+  std::vector<device_access> access;
+  stack_info stack;
+  python_info python;
+  std::map<std::string, std::string> env;  ///< relevant environment variables, raw values (redaction happens at output)
+  std::vector<detection_issue> issues;
+};
+
+}  // namespace gs

@@ -1,0 +1,5 @@
+// PLACEHOLDER: being written (issue 2).
+#include "detect/detect.h"
+namespace gs {
+void detect_amd(const sysroot&, machine_facts&) {}
+}  // namespace gs

@@ -1,0 +1,19 @@
+// The detection order: environment first (the Python finder reads VIRTUAL_ENV), then host,
+// GPUs, device access (needs the render minors), toolkits, Python.
+#include "detect/detect.h"
+
+namespace gs {
+
+machine_facts detect_machine(const sysroot& sys, const detect_options& opts) {
+  machine_facts facts;
+  detect_env(sys, facts);
+  detect_host(sys, facts);
+  detect_amd(sys, facts);
+  detect_nvidia(sys, facts);
+  detect_access(sys, facts);
+  detect_toolkits(sys, facts);
+  detect_python(sys, opts, facts);
+  return facts;
+}
+
+}  // namespace gs

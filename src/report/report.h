@@ -1,0 +1,35 @@
+// The report (GUIDE "Report JSON", schema_version 1; JSON Schema in reports/schema/).
+// build_report() assembles and redacts; renderers only ever see the redacted JSON, so no
+// output path can leak what redaction removed.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "core/finding.h"
+#include "core/probe_result.h"
+
+namespace gs {
+
+struct report_options {
+  bool include_identifiers = false;  ///< --include-identifiers: keep hostname/user/serials (never secrets)
+  std::string command = "check";     ///< which gpustack command produced it
+};
+
+struct report_input {
+  const machine_facts* facts = nullptr;
+  std::vector<finding> findings;
+  std::vector<probe_result> probes;
+};
+
+/// The full, redacted report.                                    (report/report_json.cpp)
+nlohmann::json build_report(const report_input& in, const report_options& opts);
+/// Compact terminal table that reads in one screen.             (report/render_human.cpp)
+std::string render_human(const nlohmann::json& report, bool color);
+/// Issue-ready Markdown with the JSON in a collapsible block.   (report/render_markdown.cpp)
+std::string render_markdown(const nlohmann::json& report);
+/// 0/1/3 from findings and probe statuses (GUIDE exit codes).   (report/report_json.cpp)
+int exit_code_for(const nlohmann::json& report);
+
+}  // namespace gs

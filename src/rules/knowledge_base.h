@@ -1,0 +1,53 @@
+// The knowledge base: rules as TOML data under matrix/ (format in docs/knowledge-base.md).
+// Loading reports errors as "file:line:column: message"; evaluation turns facts into findings.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "core/finding.h"
+
+namespace gs {
+
+struct rule;  // defined in rules/rule.h
+
+struct kb_source {
+  std::string path;  ///< shown in errors and in finding.rule_source ("matrix/rules/env.toml")
+  std::string text;
+};
+
+struct kb_error {
+  std::string path;
+  int line = 0, column = 0;
+  std::string message;
+  std::string to_string() const;  ///< "matrix/rules/env.toml:12:3: unknown key 'severty'"
+};
+
+/// The knowledge-base files embedded in the binary (matrix/**/*.toml).
+std::vector<kb_source> builtin_kb_sources();
+
+class knowledge_base {
+ public:
+  knowledge_base();
+  ~knowledge_base();
+  knowledge_base(knowledge_base&&) noexcept;
+  knowledge_base& operator=(knowledge_base&&) noexcept;
+
+  /// Parse and validate sources; every problem is collected, loading goes on past bad rules.
+  static knowledge_base load(const std::vector<kb_source>& sources, std::vector<kb_error>& errors);
+  /// load(builtin_kb_sources()).
+  static knowledge_base load_builtin(std::vector<kb_error>& errors);
+
+  /// Findings for this machine, ordered by severity (fail first) then id.
+  std::vector<finding> evaluate(const machine_facts& facts) const;
+  /// Rules whose `match_text` patterns match an error text (probe failures, issue 6).
+  std::vector<finding> match_error_text(std::string_view text, const machine_facts& facts) const;
+
+  size_t size() const;
+  const std::vector<rule>& rules() const;
+
+ private:
+  std::vector<rule>* rules_;
+};
+
+}  // namespace gs
