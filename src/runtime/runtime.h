@@ -1,0 +1,88 @@
+// One interface over the places a kernel can run (GUIDE "Shape", issue 3): cpu (the kernel's CPU
+// reference), cuda (libcuda + NVRTC via dlopen) and hip (libamdhip64 + hiprtc or amd_comgr via
+// dlopen). Probes compile a kernel source from kernels/ for the device's arch, then allocate,
+// copy, launch, synchronise and time with events. Every call returns a runtime_status; nothing
+// throws or exits, because a broken driver is a finding, not a crash.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+/// Outcome of a runtime call: ok, or the vendor's words plus the call that failed.
+struct runtime_status {
+  bool ok = true;
+  std::string call;     ///< "cuModuleLoadData"
+  int code = 0;         ///< vendor error code
+  std::string message;  ///< vendor error string, or the compiler log for a JIT failure
+  static runtime_status success() { return {}; }
+  static runtime_status failure(std::string call, int code, std::string message) {
+    return {false, std::move(call), code, std::move(message)};
+  }
+};
+
+struct device_props {
+  std::string backend;      ///< "cpu" | "cuda" | "hip"
+  int ordinal = 0;
+  std::string name;         ///< "NVIDIA H200", "AMD Radeon AI PRO R9700"
+  std::string arch;         ///< "sm_90", "gfx1201" (HIP: from HSA/KFD, never the old prop layout)
+  int wave_size = 32;       ///< passed to kernels as -DGS_WARP_SIZE
+  int compute_units = 0;    ///< SMs / CUs
+  uint64_t total_memory = 0;
+  int clock_khz = 0;
+  std::string driver_version;   ///< "13.0" (CUDA driver API) / HIP runtime version
+  std::string compiler;         ///< "nvrtc 13.0" / "hiprtc 7.2" / "comgr 2.4"
+};
+
+/// A compiled, loaded module.
+struct module_handle { void* impl = nullptr; };
+struct kernel_handle { void* impl = nullptr; };
+struct buffer { void* ptr = nullptr; size_t bytes = 0; };
+
+struct launch_dims {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared_bytes = 0;
+};
+
+/// A compile request: one source file from kernels/ (already including the device prelude).
+struct compile_request {
+  std::string name;                  ///< "vector_add.cu" (for logs and the cache key)
+  std::string source;                ///< full text
+  std::vector<std::string> defines;  ///< "GS_WARP_SIZE=32"
+};
+
+struct compiled_code {
+  std::vector<char> image;  ///< cubin / hsaco
+  std::string log;          ///< compiler output (warnings)
+  std::string cache_key;    ///< content hash + arch + compiler version
+  bool from_cache = false;
+};
+
+class runtime {
+ public:
+  virtual ~runtime() = default;
+  virtual const device_props& props() const = 0;
+  virtual runtime_status compile(const compile_request& req, compiled_code& out) = 0;
+  virtual runtime_status load(const compiled_code& code, module_handle& mod) = 0;
+  virtual runtime_status get_kernel(module_handle mod, const std::string& name, kernel_handle& k) = 0;
+  virtual runtime_status alloc(size_t bytes, buffer& b) = 0;
+  virtual runtime_status free(buffer& b) = 0;
+  virtual runtime_status copy_to_device(buffer dst, const void* src, size_t bytes) = 0;
+  virtual runtime_status copy_to_host(void* dst, buffer src, size_t bytes) = 0;
+  /// args: pointers to each kernel argument, as cuLaunchKernel takes them.
+  virtual runtime_status launch(kernel_handle k, const launch_dims& d, void** args) = 0;
+  virtual runtime_status synchronize() = 0;
+  /// Elapsed GPU time of `fn`'s launches, measured with events around them.
+  virtual runtime_status time_ms(const std::function<runtime_status()>& fn, double& ms) = 0;
+};
+
+/// Open a backend for a device: "cpu", "cuda:N", "hip:N", or "auto" (first GPU found, else cpu).
+/// On failure `why` says what is missing ("libcuda.so.1 not found", "hipErrorNoDevice").
+std::unique_ptr<runtime> open_runtime(const std::string& device, runtime_status& why);
+
+}  // namespace gs
