@@ -124,6 +124,38 @@ read_result sysroot::read(std::string_view path, size_t max_bytes) const {
   return r;
 }
 
+read_result sysroot::read_at(std::string_view path, uint64_t offset, size_t len) const {
+  read_result r;
+  if (int e = injected(path)) {
+    r.err = e;
+    note(path, e);
+    return r;
+  }
+  int fd = ::open(host_path(path).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    r.err = errno;
+    note(path, r.err);
+    return r;
+  }
+  std::string out(len, '\0');
+  size_t got = 0;
+  while (got < len) {
+    ssize_t n = ::pread(fd, out.data() + got, len - got, static_cast<off_t>(offset + got));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      r.err = errno;
+      break;
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  out.resize(got);
+  if (r.err == 0) r.text = std::move(out);
+  note(path, r.err);
+  return r;
+}
+
 std::optional<std::string> sysroot::read_text(std::string_view path) const {
   read_result r = read(path);
   return r.text;

@@ -6,6 +6,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -42,6 +43,9 @@ class sysroot {
 
   /// Read a whole file (at most max_bytes; sysfs files are small, METADATA can be large).
   read_result read(std::string_view path, size_t max_bytes = 4u << 20) const;
+  /// Read up to len bytes at offset (headers of large files such as ELF libraries); a short
+  /// result means end of file. Same injected errors and recorder as read().
+  read_result read_at(std::string_view path, uint64_t offset, size_t len) const;
   /// Convenience: the text, or nullopt on any error.
   std::optional<std::string> read_text(std::string_view path) const;
   /// Names in a directory, sorted; empty on error (err set when given).
