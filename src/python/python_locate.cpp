@@ -1,0 +1,138 @@
+// Locating the Python environment through a sysroot.
+#include "python/python_locate.h"
+
+#include <unistd.h>
+
+#include <climits>
+
+#include "detect/path_util.h"
+
+namespace gs {
+namespace {
+
+/// Relative paths are relative to the cwd on a live machine, to the tree root otherwise.
+std::string absolutize(const sysroot& sys, std::string_view p, std::string_view cwd) {
+  if (!p.empty() && p.front() == '/') return path_normalize(p);
+  std::string base(cwd);
+  if (base.empty() && sys.is_live()) {
+    char buf[PATH_MAX];
+    if (::getcwd(buf, sizeof buf)) base = buf;
+  }
+  if (base.empty()) base = "/";
+  return path_normalize(path_join(base, p));
+}
+
+std::string kind_of_root(const sysroot& sys, const std::string& root) {
+  if (stat_resolved(sys, path_join(root, "pyvenv.cfg")).exists) return "venv";
+  if (stat_resolved(sys, path_join(root, "conda-meta")).is_dir) return "conda";
+  return "";
+}
+
+bool has_site_packages_dir(const sysroot& sys, const std::string& root) {
+  for (const std::string& n : sys.list(path_join(root, "lib")))
+    if (n.rfind("python3", 0) == 0 && stat_resolved(sys, path_join(root, "lib/" + n + "/site-packages")).is_dir)
+      return true;
+  return false;
+}
+
+std::string env_var(const sysroot& sys, const char* name) {
+  auto env = sys.environment();
+  auto it = env.find(name);
+  return it == env.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+std::string python_xy_from_name(std::string_view name) {
+  constexpr std::string_view kPrefix = "python3.";
+  if (name.size() <= kPrefix.size() || name.substr(0, kPrefix.size()) != kPrefix) return "";
+  std::string_view minor = name.substr(kPrefix.size());
+  if (!minor.empty() && minor.back() == 't') minor.remove_suffix(1);  // free-threaded build
+  if (minor.empty() || minor.size() > 3) return "";
+  for (char c : minor)
+    if (c < '0' || c > '9') return "";
+  return "3." + std::string(minor);
+}
+
+python_location location_for_interpreter(const sysroot& sys, std::string_view path, std::string_view how,
+                                         std::vector<detection_issue>& issues) {
+  python_location loc;
+  std::string abs = absolutize(sys, path, "");
+  if (!stat_resolved(sys, abs).exists && !sys.readlink(abs)) {
+    issues.push_back({abs, std::string(how) + ": no such interpreter"});
+    return loc;
+  }
+  loc.interpreter = abs;
+  loc.how_found = std::string(how);
+  std::string root = path_dirname(path_dirname(abs));
+  std::string kind = kind_of_root(sys, root);
+  if (kind.empty()) {
+    // Not inside an env as named: follow the links (/usr/bin/python3 -> python3.12, or a
+    // ~/bin/python -> some-venv/bin/python shortcut).
+    std::string real = resolve_path(sys, abs);
+    root = path_dirname(path_dirname(real));
+    kind = kind_of_root(sys, root);
+    if (kind.empty()) kind = "system";
+  }
+  loc.prefix = resolve_path(sys, root);
+  loc.kind = kind;
+  loc.found = true;
+  return loc;
+}
+
+python_location location_for_env_dir(const sysroot& sys, std::string_view dir, std::string_view how,
+                                     std::vector<detection_issue>& issues) {
+  python_location loc;
+  std::string real = resolve_path(sys, absolutize(sys, dir, ""));
+  if (!sys.is_dir(real)) {
+    issues.push_back({real, std::string(how) + ": not a directory"});
+    return loc;
+  }
+  std::string kind = kind_of_root(sys, real);
+  if (kind.empty()) {
+    if (!has_site_packages_dir(sys, real)) {
+      issues.push_back({real, std::string(how) + ": not a Python environment (no pyvenv.cfg, conda-meta or lib/python3.X)"});
+      return loc;
+    }
+    issues.push_back({path_join(real, "pyvenv.cfg"), "missing: treating the directory as a venv"});
+    kind = "venv";
+  }
+  loc.prefix = real;
+  loc.kind = kind;
+  loc.how_found = std::string(how);
+  std::string py3 = path_join(real, "bin/python3"), py = path_join(real, "bin/python");
+  loc.interpreter = (stat_resolved(sys, py3).exists || sys.readlink(py3)) ? py3 : py;
+  loc.found = true;
+  return loc;
+}
+
+python_location locate_python(const sysroot& sys, const detect_options& opts, std::vector<detection_issue>& issues) {
+  if (!opts.python.empty()) return location_for_interpreter(sys, opts.python, "--python", issues);
+  if (!opts.venv.empty()) return location_for_env_dir(sys, opts.venv, "--venv", issues);
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
+    std::string v = env_var(sys, var);
+    if (v.empty()) continue;
+    python_location loc = location_for_env_dir(sys, v, var, issues);
+    if (loc.found) return loc;
+  }
+  std::string cwd = opts.cwd;
+  if (cwd.empty() && sys.is_live()) cwd = absolutize(sys, ".", "");
+  if (!cwd.empty()) {
+    std::string dot_venv = path_join(absolutize(sys, cwd, ""), ".venv");
+    if (stat_resolved(sys, dot_venv).is_dir) {
+      python_location loc = location_for_env_dir(sys, dot_venv, "./.venv", issues);
+      if (loc.found) return loc;
+    }
+  }
+  // A shell's default PATH when the (captured) environment has none.
+  std::string path = env_var(sys, "PATH");
+  if (path.empty()) path = "/usr/local/bin:/usr/bin:/bin";
+  for (const std::string& dir : split_path_list(path)) {
+    if (dir.front() != '/') continue;  // relative PATH entries depend on the cwd: skip
+    std::string cand = path_join(dir, "python3");
+    if (stat_resolved(sys, cand).exists) return location_for_interpreter(sys, cand, "PATH", issues);
+  }
+  return {};
+}
+
+}  // namespace gs

@@ -1,0 +1,57 @@
+// pyvenv.cfg parsing, following CPython's site.venv(): split each line at the first '=', strip
+// both sides, lowercase the key. Later duplicates overwrite earlier ones, as there.
+#include "python/pyvenv_cfg.h"
+
+namespace gs {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+}  // namespace
+
+std::string pyvenv_cfg::get(const std::string& key) const {
+  auto it = values.find(key);
+  return it == values.end() ? std::string() : it->second;
+}
+
+std::string pyvenv_cfg::home() const { return get("home"); }
+
+std::string pyvenv_cfg::python_version() const {
+  std::string v = get("version_info");
+  return v.empty() ? get("version") : v;
+}
+
+std::string pyvenv_cfg::uv_version() const { return get("uv"); }
+
+bool pyvenv_cfg::include_system_site_packages() const {
+  return lower(get("include-system-site-packages")) == "true";
+}
+
+pyvenv_cfg parse_pyvenv_cfg(std::string_view text) {
+  pyvenv_cfg cfg;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    std::string_view line = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    pos = end == std::string_view::npos ? text.size() : end + 1;
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string key = lower(trim(line.substr(0, eq)));
+    if (key.empty()) continue;
+    cfg.values[key] = std::string(trim(line.substr(eq + 1)));
+  }
+  return cfg;
+}
+
+}  // namespace gs
