@@ -31,6 +31,10 @@ struct host_info {
   uint64_t zram_bytes = 0;     ///< size of zram devices among /proc/swaps
   bool in_container = false;
   std::string container_kind;  ///< "docker", "podman", "lxc", "kubernetes", "wsl", ""
+  // Identity (report/identity.cpp): only ever used to redact, never printed unless --include-identifiers.
+  std::string hostname;        ///< /proc/sys/kernel/hostname or /etc/hostname
+  std::string user;            ///< USER / LOGNAME / the passwd entry of this uid
+  std::string home;            ///< HOME / the passwd entry's home directory
 };
 
 /// A GPU as the kernel sees it. AMD: KFD topology + DRM + PCI. NVIDIA: /proc/driver/nvidia + PCI.

@@ -25,6 +25,13 @@ constexpr std::array<std::pair<int, const char*>, 14> kErrnoNames{{
     {EBUSY, "EBUSY"}, {ENODEV, "ENODEV"}, {ENOTDIR, "ENOTDIR"}, {EISDIR, "EISDIR"},
     {EINVAL, "EINVAL"}, {ENOMEM, "ENOMEM"}, {ELOOP, "ELOOP"}, {EROFS, "EROFS"}, {EAGAIN, "EAGAIN"}}};
 
+/// The recorder hears a listing as the directory with a trailing '/' (see sysroot.h).
+std::string listed_path(std::string_view path) {
+  std::string p(path);
+  if (p.empty() || p.back() != '/') p += '/';
+  return p;
+}
+
 }  // namespace
 
 std::string errno_name(int err) {
@@ -73,6 +80,13 @@ sysroot sysroot::captured(std::string dir) {
   if (auto* env = t["env"].as_table())
     for (auto& [k, v] : *env)
       if (auto val = v.value<std::string>()) (*s.env_)[std::string(k.str())] = *val;
+  // [owners] "/dev/kfd" = { uid = 0, gid = 992, mode = 0o660 }
+  if (auto* owners = t["owners"].as_table())
+    for (auto& [k, v] : *owners)
+      if (auto* o = v.as_table())
+        s.owners_[std::string(k.str())] = {static_cast<uid_t>((*o)["uid"].value_or<int64_t>(0)),
+                                           static_cast<gid_t>((*o)["gid"].value_or<int64_t>(0)),
+                                           static_cast<mode_t>((*o)["mode"].value_or<int64_t>(0) & 07777)};
   return s;
 }
 
@@ -166,13 +180,17 @@ std::vector<std::string> sysroot::list(std::string_view path, int* err) const {
   if (err) *err = 0;
   if (int e = injected(path)) {
     if (err) *err = e;
+    note(listed_path(path), e);
     return out;
   }
   DIR* d = ::opendir(host_path(path).c_str());
   if (!d) {
-    if (err) *err = errno;
+    int e = errno;
+    if (err) *err = e;
+    note(listed_path(path), e);
     return out;
   }
+  note(listed_path(path), 0);  // a snapshot keeps the names of a listed directory
   while (dirent* ent = ::readdir(d)) {
     std::string_view n = ent->d_name;
     if (n == "." || n == "..") continue;
@@ -186,25 +204,39 @@ std::vector<std::string> sysroot::list(std::string_view path, int* err) const {
 
 node_stat sysroot::stat(std::string_view path) const {
   node_stat s;
-  if (injected(path) == ENOENT) return s;
+  if (injected(path) == ENOENT) {
+    note(path, ENOENT);
+    return s;
+  }
   struct stat st {};
-  if (::stat(host_path(path).c_str(), &st) != 0) return s;
+  if (::stat(host_path(path).c_str(), &st) != 0) {
+    note(path, errno);
+    return s;
+  }
+  note(path, 0);  // existence checks must replay too
   s.exists = true;
   s.is_dir = S_ISDIR(st.st_mode);
   s.mode = st.st_mode;
   s.uid = st.st_uid;
   s.gid = st.st_gid;
+  if (auto it = owners_.find(path); it != owners_.end()) {
+    s.uid = it->second.uid;
+    s.gid = it->second.gid;
+    s.mode = (s.mode & S_IFMT) | it->second.perm;
+  }
   return s;
 }
 
 std::optional<std::string> sysroot::readlink(std::string_view path) const {
   char buf[PATH_MAX];
   ssize_t n = ::readlink(host_path(path).c_str(), buf, sizeof buf - 1);
+  note(path, (n < 0 && errno == ENOENT) ? ENOENT : 0);  // EINVAL (not a link) is no read error
   if (n < 0) return std::nullopt;
   return std::string(buf, static_cast<size_t>(n));
 }
 
 std::string sysroot::realpath(std::string_view path) const {
+  note(path, 0);  // the snapshot walks the link chain itself
   std::error_code ec;
   auto canon = std::filesystem::weakly_canonical(host_path(path), ec);
   if (ec) return std::string(path);

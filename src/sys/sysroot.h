@@ -68,7 +68,9 @@ class sysroot {
   /// The environment as this process (or the captured one) saw it.
   std::map<std::string, std::string> environment() const;
 
-  /// Observer told of every path touched (for `gpustack snapshot`).
+  /// Observer told of every path touched (for `gpustack snapshot`): reads, stats, link reads,
+  /// device opens, and listings (as the directory with a trailing '/', so the snapshot keeps
+  /// the names of listed directories only).
   using recorder = std::function<void(const std::string& path, int err)>;
   void set_recorder(recorder r) { recorder_ = std::move(r); }
 
@@ -77,6 +79,11 @@ class sysroot {
   void inject_device(std::string path, int err) { devices_[std::move(path)] = err; }
   void set_groups(std::vector<std::pair<gid_t, std::string>> groups) { groups_ = std::move(groups); }
   void set_environment(std::map<std::string, std::string> env) { env_ = std::move(env); }
+  /// Owner and permission bits of a path, as a captured tree records them in [owners] (device
+  /// nodes are stored as plain files, so the checkout's own owner would otherwise show).
+  void inject_owner(std::string path, uid_t uid, gid_t gid, mode_t perm) {
+    owners_[std::move(path)] = {uid, gid, perm};
+  }
   /// Path of the manifest inside a captured tree.
   static constexpr std::string_view kManifest = ".gpustack-snapshot.toml";
 
@@ -90,6 +97,12 @@ class sysroot {
   std::map<std::string, int, std::less<>> devices_;
   std::vector<std::pair<gid_t, std::string>> groups_;
   std::optional<std::map<std::string, std::string>> env_;
+  struct owner {
+    uid_t uid;
+    gid_t gid;
+    mode_t perm;
+  };
+  std::map<std::string, owner, std::less<>> owners_;
   recorder recorder_;
 };
 
