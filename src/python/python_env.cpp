@@ -45,7 +45,7 @@ std::vector<std::string> lib_python_versions(const sysroot& sys, const std::stri
 /// Add `dir` when it exists (resolved; no duplicates, lib64 is usually a link to lib).
 void add_site_dir(const sysroot& sys, const std::string& dir, std::vector<std::string>& dirs) {
   std::string real = resolve_path(sys, dir);
-  if (!sys.is_dir(real) && !sys.exists(real)) return;
+  if (!sys.is_dir(real)) return;
   if (std::find(dirs.begin(), dirs.end(), real) == dirs.end()) dirs.push_back(real);
 }
 
@@ -60,7 +60,7 @@ void add_system_site_dirs(const sysroot& sys, const std::string& prefix, const s
   add_site_dir(sys, path_join(prefix, "lib64/" + py + "/site-packages"), dirs);
 }
 
-/// Fill version, env kind and site-packages dirs; returns the PYTHONPATH-first search order.
+/// Fill version, env kind and the site-packages dirs in sys.path order.
 void derive_layout(const sysroot& sys, const python_location& loc, const std::map<std::string, std::string>& env,
                    python_info& py, std::vector<detection_issue>& issues) {
   py.found = true;

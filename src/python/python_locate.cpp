@@ -41,6 +41,29 @@ std::string env_var(const sysroot& sys, const char* name) {
   return it == env.end() ? std::string() : it->second;
 }
 
+/// pyenv puts shell-script shims first on PATH (~/.pyenv/shims/python3); the interpreter they
+/// run is chosen by PYENV_VERSION, a .python-version file from the cwd upwards, or the global
+/// $PYENV_ROOT/version. Returns the interpreter, "system" (the shim defers to the next python3 on
+/// PATH), or "" when `path` is not a pyenv shim.
+std::string pyenv_target(const sysroot& sys, const std::string& path, const std::string& cwd) {
+  std::string shims = path_dirname(path), root = path_dirname(shims);
+  if (path_basename(shims) != "shims" || !stat_resolved(sys, path_join(root, "versions")).is_dir) return "";
+  std::string version = env_var(sys, "PYENV_VERSION");
+  auto first_word = [](std::string_view text) {
+    size_t b = text.find_first_not_of(" \t\r\n:");
+    if (b == std::string_view::npos) return std::string();
+    size_t e = text.find_first_of(" \t\r\n:", b);
+    return std::string(text.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+  };
+  version = first_word(version);
+  for (std::string dir = cwd; version.empty() && !dir.empty(); dir = dir == "/" ? "" : path_dirname(dir))
+    if (auto t = sys.read_text(path_join(dir, ".python-version"))) version = first_word(*t);
+  if (version.empty())
+    if (auto t = sys.read_text(path_join(root, "version"))) version = first_word(*t);
+  if (version.empty() || version == "system") return "system";
+  return path_join(root, "versions/" + version + "/bin/python3");
+}
+
 }  // namespace
 
 std::string python_xy_from_name(std::string_view name) {
@@ -107,7 +130,14 @@ python_location location_for_env_dir(const sysroot& sys, std::string_view dir, s
 }
 
 python_location locate_python(const sysroot& sys, const detect_options& opts, std::vector<detection_issue>& issues) {
-  if (!opts.python.empty()) return location_for_interpreter(sys, opts.python, "--python", issues);
+  std::string cwd = opts.cwd;
+  if (cwd.empty() && sys.is_live()) cwd = absolutize(sys, ".", "");
+  if (!opts.python.empty()) {
+    // `--python $(which python3)` names a pyenv shim on many ML boxes: follow it to the real one.
+    std::string target = pyenv_target(sys, absolutize(sys, opts.python, ""), cwd);
+    bool shim = !target.empty() && target != "system";
+    return location_for_interpreter(sys, shim ? target : opts.python, "--python", issues);
+  }
   if (!opts.venv.empty()) return location_for_env_dir(sys, opts.venv, "--venv", issues);
   for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
     std::string v = env_var(sys, var);
@@ -115,8 +145,6 @@ python_location locate_python(const sysroot& sys, const detect_options& opts, st
     python_location loc = location_for_env_dir(sys, v, var, issues);
     if (loc.found) return loc;
   }
-  std::string cwd = opts.cwd;
-  if (cwd.empty() && sys.is_live()) cwd = absolutize(sys, ".", "");
   if (!cwd.empty()) {
     std::string dot_venv = path_join(absolutize(sys, cwd, ""), ".venv");
     if (stat_resolved(sys, dot_venv).is_dir) {
@@ -130,7 +158,11 @@ python_location locate_python(const sysroot& sys, const detect_options& opts, st
   for (const std::string& dir : split_path_list(path)) {
     if (dir.front() != '/') continue;  // relative PATH entries depend on the cwd: skip
     std::string cand = path_join(dir, "python3");
-    if (stat_resolved(sys, cand).exists) return location_for_interpreter(sys, cand, "PATH", issues);
+    if (!stat_resolved(sys, cand).exists) continue;
+    std::string target = pyenv_target(sys, cand, cwd);
+    if (target == "system") continue;
+    if (!target.empty()) return location_for_interpreter(sys, target, "pyenv", issues);
+    return location_for_interpreter(sys, cand, "PATH", issues);
   }
   return {};
 }

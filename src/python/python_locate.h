@@ -1,7 +1,8 @@
 // Which Python environment `check` inspects, found from the filesystem only (running Python
 // would cost ~50 ms at best and hang at worst on a broken sitecustomize). Order: --python,
 // --venv, VIRTUAL_ENV, CONDA_PREFIX, ./.venv (live machine or an explicit cwd only: under
-// --sysroot the process cwd means nothing), python3 on PATH.
+// --sysroot the process cwd means nothing), python3 on PATH (through pyenv's shims when the
+// first one is a shim).
 #pragma once
 #include <string>
 #include <string_view>
@@ -17,7 +18,7 @@ struct python_location {
   bool found = false;
   std::string prefix;       ///< environment root, resolved ("/home/u/qlora/.venv", "/usr")
   std::string interpreter;  ///< as given or found ("/home/u/qlora/.venv/bin/python3")
-  std::string how_found;    ///< "--python", "--venv", "VIRTUAL_ENV", "CONDA_PREFIX", "./.venv", "PATH"
+  std::string how_found;    ///< "--python", "--venv", "VIRTUAL_ENV", "CONDA_PREFIX", "./.venv", "PATH", "pyenv"
   std::string kind;         ///< "venv" (has pyvenv.cfg), "conda" (has conda-meta/), "system"
 };
 

@@ -241,3 +241,53 @@ TEST(PythonEnv, NothingFoundIsNotAnIssue) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST(PythonEnvPyenv, ShimFollowsTheGlobalVersionFile) {
+  machine_facts f = run("pyenv");
+  ASSERT_TRUE(f.python.found);
+  EXPECT_EQ(f.python.how_found, "pyenv");
+  EXPECT_EQ(f.python.interpreter, "/home/user/.pyenv/versions/3.11.7/bin/python3");
+  EXPECT_EQ(f.python.prefix, "/home/user/.pyenv/versions/3.11.7");
+  EXPECT_EQ(f.python.version, "3.11");
+  EXPECT_EQ(f.python.packages.at("torch").version, "2.9.1+rocm6.4");
+  EXPECT_FALSE(f.python.packages.count("numpy"));  // the system's, not this Python's
+  EXPECT_TRUE(f.issues.empty()) << issues_text(f);
+}
+
+TEST(PythonEnvPyenv, VersionSourcesInOrder) {
+  sysroot sys = sysroot::captured(fixture("pyenv"));
+  auto env = sys.environment();
+  env["PYENV_VERSION"] = "system";  // the shim defers to the next python3 on PATH
+  sys.set_environment(env);
+  machine_facts sys_py;
+  detect_python(sys, {}, sys_py);
+  ASSERT_TRUE(sys_py.python.found);
+  EXPECT_EQ(sys_py.python.prefix, "/usr");
+  EXPECT_EQ(sys_py.python.how_found, "PATH");
+  env["PYENV_VERSION"] = "3.9.99";  // not installed
+  sys.set_environment(env);
+  machine_facts missing;
+  detect_python(sys, {}, missing);
+  EXPECT_FALSE(missing.python.found);
+  EXPECT_TRUE(has_issue(missing, "no such interpreter"));
+  detect_options o;
+  o.python = "/home/user/.pyenv/shims/python3";  // `--python $(which python3)`
+  env.erase("PYENV_VERSION");
+  sys.set_environment(env);
+  machine_facts flag;
+  detect_python(sys, o, flag);
+  EXPECT_EQ(flag.python.interpreter, "/home/user/.pyenv/versions/3.11.7/bin/python3");
+  EXPECT_EQ(flag.python.how_found, "--python");
+  detect_options in_project;
+  in_project.cwd = "/home/user/proj/sub";  // .python-version is found from the cwd upwards
+  machine_facts local;
+  detect_python(sys, in_project, local);
+  EXPECT_FALSE(local.python.found);
+  EXPECT_TRUE(has_issue(local, "/home/user/.pyenv/versions/3.9.99/bin/python3"));
+}
+
+}  // namespace
+}  // namespace gs
