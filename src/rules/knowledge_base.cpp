@@ -1,17 +1,219 @@
-// PLACEHOLDER: being written (issue 2).
+// Evaluating the knowledge base: each rule runs once per combination of the scope elements it
+// uses (a rule about gpu.arch runs per GPU, one about dev.error per device node), so a finding
+// names the GPU or node it is about; identical findings are merged.
 #include "rules/knowledge_base.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
+
+#include "core/assets.h"
+#include "rules/condition.h"
+#include "rules/fact_resolver.h"
+#include "rules/kb_loader.h"
+#include "rules/rule.h"
+#include "rules/text_template.h"
+
 namespace gs {
-struct rule {};
-std::string kb_error::to_string() const { return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message; }
-std::vector<kb_source> builtin_kb_sources() { return {}; }
-knowledge_base::knowledge_base() : rules_(new std::vector<rule>) {}
-knowledge_base::~knowledge_base() { delete rules_; }
-knowledge_base::knowledge_base(knowledge_base&& o) noexcept : rules_(o.rules_) { o.rules_ = new std::vector<rule>; }
-knowledge_base& knowledge_base::operator=(knowledge_base&& o) noexcept { std::swap(rules_, o.rules_); return *this; }
-knowledge_base knowledge_base::load(const std::vector<kb_source>&, std::vector<kb_error>&) { return {}; }
-knowledge_base knowledge_base::load_builtin(std::vector<kb_error>& e) { return load(builtin_kb_sources(), e); }
-std::vector<finding> knowledge_base::evaluate(const machine_facts&) const { return {}; }
-std::vector<finding> knowledge_base::match_error_text(std::string_view, const machine_facts&) const { return {}; }
-size_t knowledge_base::size() const { return rules_->size(); }
-const std::vector<rule>& knowledge_base::rules() const { return *rules_; }
+namespace {
+
+// A probe's stderr can be megabytes; matching is per line, and only this much is looked at.
+constexpr size_t kMaxMatchText = 1 << 20;
+constexpr size_t kMaxMatchLine = 4096;
+
+/// Calls fn once per combination of the scope elements `scopes` asks for. A scope that is
+/// used but empty on this machine contributes one null element, so "no such thing" can
+/// still be tested (e.g. `gpu.vendor = { set = false }`).
+void for_each_context(unsigned scopes, const machine_facts& facts, const kb_data& kb,
+                      const std::vector<alloc_entry>& allocs, const std::function<void(const fact_context&)>& fn) {
+  auto uses = [&](fact_scope s) { return (scopes & static_cast<unsigned>(s)) != 0; };
+  size_t n_gpu = uses(fact_scope::gpu) ? std::max<size_t>(1, facts.gpus.size()) : 1;
+  size_t n_dev = uses(fact_scope::dev) ? std::max<size_t>(1, facts.access.size()) : 1;
+  size_t n_issue = uses(fact_scope::issue) ? std::max<size_t>(1, facts.issues.size()) : 1;
+  size_t n_alloc = uses(fact_scope::alloc) ? std::max<size_t>(1, allocs.size()) : 1;
+  for (size_t g = 0; g < n_gpu; ++g)
+    for (size_t d = 0; d < n_dev; ++d)
+      for (size_t i = 0; i < n_issue; ++i)
+        for (size_t a = 0; a < n_alloc; ++a) {
+          fact_context ctx;
+          ctx.facts = &facts;
+          ctx.kb = &kb;
+          if (uses(fact_scope::gpu) && g < facts.gpus.size()) {
+            ctx.gpu = &facts.gpus[g];
+            ctx.gpu_index = static_cast<int>(g);
+          }
+          if (uses(fact_scope::dev) && d < facts.access.size()) ctx.dev = &facts.access[d];
+          if (uses(fact_scope::issue) && i < facts.issues.size()) ctx.issue = &facts.issues[i];
+          if (uses(fact_scope::alloc) && a < allocs.size()) ctx.alloc = &allocs[a];
+          fn(ctx);
+        }
+}
+
+finding make_finding(const rule& r, const fact_context& ctx) {
+  finding f;
+  f.id = r.id;
+  f.level = r.level;
+  f.title = r.title;
+  const text_template* evidence = &r.evidence;
+  for (const escalation& e : r.escalate) {
+    if (conditions_hold(e.when, ctx)) {
+      f.level = e.level;
+      if (e.evidence) evidence = &*e.evidence;
+      break;
+    }
+  }
+  f.evidence = render_template(*evidence, ctx);
+  f.remediation = render_template(r.remediation, ctx);
+  f.refs = r.refs;
+  f.rule_source = r.pos.path + ":" + std::to_string(r.pos.line);
+  return f;
+}
+
+/// Every context in which the rule fires.
+void fire(const rule& r, const machine_facts& facts, const kb_data& kb, const std::vector<alloc_entry>& allocs,
+          std::vector<finding>& out) {
+  for_each_context(r.scopes, facts, kb, allocs, [&](const fact_context& ctx) {
+    if (!conditions_hold(r.when, ctx)) return;
+    if (!r.unless.empty() && conditions_hold(r.unless, ctx)) return;
+    out.push_back(make_finding(r, ctx));
+  });
+}
+
+int rank(severity s) { return s == severity::fail ? 0 : s == severity::warn ? 1 : 2; }
+
+void sort_and_dedupe(std::vector<finding>& fs) {
+  std::stable_sort(fs.begin(), fs.end(), [](const finding& a, const finding& b) {
+    if (rank(a.level) != rank(b.level)) return rank(a.level) < rank(b.level);
+    if (a.id != b.id) return a.id < b.id;
+    return a.evidence < b.evidence;
+  });
+  std::set<std::string> seen;
+  std::vector<finding> out;
+  for (finding& f : fs) {
+    std::string key = f.id + '\x1f' + std::string(to_string(f.level)) + '\x1f' + f.evidence + '\x1f' + f.remediation;
+    if (seen.insert(key).second) out.push_back(std::move(f));
+  }
+  fs = std::move(out);
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// The first line of `text` a pattern matches, trimmed for evidence; nullopt when none does.
+std::optional<std::string> match_line(const text_pattern& p, std::string_view text, std::string_view lowered) {
+  const std::string needle = p.re ? "" : lower(p.text);
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    bool hit = false;
+    if (p.re) {
+      std::string l(line.substr(0, kMaxMatchLine));
+      try {
+        hit = std::regex_search(l, *p.re);
+      } catch (const std::regex_error&) {
+        hit = false;
+      }
+    } else {
+      hit = lowered.substr(pos, end - pos).find(needle) != std::string_view::npos;
+    }
+    if (hit) {
+      std::string s(line);
+      s.erase(0, s.find_first_not_of(" \t\r"));
+      s.erase(s.find_last_not_of(" \t\r") + 1);
+      if (s.size() > 200) s = s.substr(0, 197) + "...";
+      return s;
+    }
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string kb_error::to_string() const {
+  return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+}
+
+std::vector<kb_source> builtin_kb_sources() {
+  std::vector<kb_source> out;
+  for (const asset& a : assets_under("matrix/rules/"))
+    if (std::string_view(a.path).ends_with(".toml")) out.push_back({a.path, std::string(a.text)});
+  return out;
+}
+
+knowledge_base::knowledge_base() : data_(std::make_unique<kb_data>()) {}
+knowledge_base::~knowledge_base() = default;
+knowledge_base::knowledge_base(knowledge_base&& o) noexcept : data_(std::move(o.data_)) {
+  o.data_ = std::make_unique<kb_data>();
+}
+knowledge_base& knowledge_base::operator=(knowledge_base&& o) noexcept {
+  std::swap(data_, o.data_);
+  return *this;
+}
+
+knowledge_base knowledge_base::load(const std::vector<kb_source>& sources, std::vector<kb_error>& errors) {
+  knowledge_base kb;
+  load_kb(sources, *kb.data_, errors);
+  return kb;
+}
+
+knowledge_base knowledge_base::load_builtin(std::vector<kb_error>& errors) { return load(builtin_kb_sources(), errors); }
+
+std::vector<finding> knowledge_base::evaluate(const machine_facts& facts) const {
+  std::vector<alloc_entry> allocs = alloc_entries(facts);
+  std::vector<finding> out;
+  for (const rule& r : data_->rules)
+    if (!r.when.empty()) fire(r, facts, *data_, allocs, out);
+  sort_and_dedupe(out);
+  return out;
+}
+
+std::vector<finding> knowledge_base::match_error_text(std::string_view text, const machine_facts& facts) const {
+  text = text.substr(0, kMaxMatchText);
+  std::string lowered = lower(text);
+  std::vector<alloc_entry> allocs = alloc_entries(facts);
+  std::vector<finding> out;
+  for (const rule& r : data_->rules) {
+    std::optional<std::string> line;
+    const text_pattern* hit = nullptr;
+    for (const text_pattern& p : r.match_text) {
+      if ((line = match_line(p, text, lowered))) {
+        hit = &p;
+        break;
+      }
+    }
+    if (!hit) continue;
+    std::string matched = "error text matched \"" + hit->text + "\": " + *line;
+    std::vector<finding> fired;
+    if (!r.when.empty()) fire(r, facts, *data_, allocs, fired);
+    if (fired.empty()) {
+      // The text is the evidence even when the facts do not show the cause (a probe in
+      // another environment, or a fact detection could not read). Render in the first context.
+      bool first = true;
+      for_each_context(r.scopes, facts, *data_, allocs, [&](const fact_context& ctx) {
+        if (!first) return;
+        first = false;
+        finding f = make_finding(r, ctx);
+        f.evidence = matched;
+        fired.push_back(std::move(f));
+      });
+    } else {
+      for (finding& f : fired) f.evidence += "; " + matched;
+    }
+    for (finding& f : fired) out.push_back(std::move(f));
+  }
+  sort_and_dedupe(out);
+  return out;
+}
+
+size_t knowledge_base::size() const { return data_->rules.size(); }
+const std::vector<rule>& knowledge_base::rules() const { return data_->rules; }
+
 }  // namespace gs

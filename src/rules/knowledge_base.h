@@ -1,7 +1,9 @@
 // The knowledge base: rules as TOML data under matrix/ (format in docs/knowledge-base.md).
 // Loading reports errors as "file:line:column: message"; evaluation turns facts into findings.
 #pragma once
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/facts.h"
@@ -9,7 +11,8 @@
 
 namespace gs {
 
-struct rule;  // defined in rules/rule.h
+struct rule;     // defined in rules/rule.h
+struct kb_data;  // defined in rules/rule.h
 
 struct kb_source {
   std::string path;  ///< shown in errors and in finding.rule_source ("matrix/rules/env.toml")
@@ -47,7 +50,7 @@ class knowledge_base {
   const std::vector<rule>& rules() const;
 
  private:
-  std::vector<rule>* rules_;
+  std::unique_ptr<kb_data> data_;  // rules, derived-fact tables, package groups
 };
 
 }  // namespace gs

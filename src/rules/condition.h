@@ -1,0 +1,27 @@
+// Evaluating one `when` condition against a fact context, and the small matchers it uses
+// (globs, sizes). Semantics in docs/knowledge-base.md "Operators".
+#pragma once
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "rules/rule.h"
+
+namespace gs {
+
+struct fact_context;
+
+/// True when the condition holds. Positive operators need the fact set; the negative ones
+/// (ne, not_glob, not_regex, not_in) hold on an unset fact when compared with a literal; any
+/// comparison with another fact needs both facts set.
+bool condition_holds(const condition& c, const fact_context& ctx);
+/// All of them (an empty list holds).
+bool conditions_hold(const std::vector<condition>& cs, const fact_context& ctx);
+
+/// fnmatch-style glob (*, ?, [a-z], [!x]) compared case-insensitively.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+/// "16GiB", "512 MiB", "1.5 TB", "4096" -> bytes. nullopt when not a size.
+std::optional<double> parse_size(std::string_view text);
+
+}  // namespace gs

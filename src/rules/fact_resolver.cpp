@@ -1,0 +1,436 @@
+// Built-in fact keys and how each is read from machine_facts. Empty strings and the zeros
+// facts.h uses for "not known" resolve to unset, so a rule never fires on a value detection
+// failed to read.
+#include "rules/fact_resolver.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+#include "rules/condition.h"
+#include "rules/gpu_env.h"
+
+namespace gs {
+namespace {
+
+using getter = std::function<std::optional<fact_value>(const fact_context&)>;
+
+std::optional<fact_value> str(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  fact_value v;
+  v.type = fact_type::string;
+  v.text = s;
+  return v;
+}
+
+std::optional<fact_value> num(double d) {
+  fact_value v;
+  v.type = fact_type::number;
+  v.number = d;
+  char buf[64];
+  if (std::floor(d) == d && std::fabs(d) < 1e18)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(d));
+  else
+    std::snprintf(buf, sizeof buf, "%g", d);
+  v.text = buf;
+  return v;
+}
+
+std::optional<fact_value> num_known(double d) { return d ? num(d) : std::nullopt; }
+
+std::optional<fact_value> boolean(bool b) {
+  fact_value v;
+  v.type = fact_type::boolean;
+  v.flag = b;
+  v.text = b ? "true" : "false";
+  return v;
+}
+
+std::optional<fact_value> ver(const std::string& s) {
+  auto p = version::parse(s);
+  if (!p) return std::nullopt;
+  fact_value v;
+  v.type = fact_type::version;
+  v.text = s;
+  v.ver = std::move(p);
+  return v;
+}
+
+const std::string* env_of(const machine_facts& f, std::string_view name) {
+  auto it = f.env.find(std::string(name));
+  return it == f.env.end() ? nullptr : &it->second;
+}
+
+int count_vendor(const machine_facts& f, std::string_view vendor) {
+  int n = 0;
+  for (const gpu_info& g : f.gpus) n += g.vendor == vendor;
+  return n;
+}
+
+const python_package* find_package(const machine_facts& f, const std::string& normalized) {
+  auto it = f.python.packages.find(normalized);
+  if (it != f.python.packages.end()) return &it->second;
+  for (const auto& [k, p] : f.python.packages)
+    if (normalize_package_name(k) == normalized) return &p;
+  return nullptr;
+}
+
+/// The installed distribution that stands for pkg.<name>: the first of its group.
+const python_package* package_for(const fact_context& c, const std::string& name) {
+  if (c.kb) {
+    auto g = c.kb->package_groups.find(name);
+    if (g != c.kb->package_groups.end()) {
+      for (const std::string& dist : g->second)
+        if (const python_package* p = find_package(*c.facts, dist)) return p;
+      return nullptr;
+    }
+  }
+  return find_package(*c.facts, name);
+}
+
+std::string torch_build(const machine_facts& f) {
+  if (!find_package(f, "torch")) return "";
+  if (!f.python.torch_hip.empty()) return "rocm";
+  if (!f.python.torch_cuda.empty()) return "cuda";
+  return "cpu";
+}
+
+/// The override libhsakmt applies to this GPU: HSA_OVERRIDE_GFX_VERSION_<kfd node> first.
+std::pair<std::string, const std::string*> hsa_override(const fact_context& c) {
+  if (!c.gpu || c.gpu->vendor != "amd") return {"", nullptr};
+  if (c.gpu->kfd_node >= 0) {
+    std::string name = "HSA_OVERRIDE_GFX_VERSION_" + std::to_string(c.gpu->kfd_node);
+    if (const std::string* v = env_of(*c.facts, name)) return {name, v};
+  }
+  if (const std::string* v = env_of(*c.facts, "HSA_OVERRIDE_GFX_VERSION")) return {"HSA_OVERRIDE_GFX_VERSION", v};
+  return {"", nullptr};
+}
+
+struct mask_state {
+  int amd_visible = 0, nvidia_visible = 0;
+  bool hip_rocr_conflict = false;
+  std::string summary, truncated;
+};
+
+/// ROCR filters the KFD GPUs first; HIP then indexes into what is left with HIP_VISIBLE_DEVICES
+/// (or, when that is unset, CUDA_VISIBLE_DEVICES). CUDA applies CUDA_VISIBLE_DEVICES alone.
+mask_state masks(const machine_facts& f) {
+  mask_state m;
+  auto note = [&](std::string_view var, const std::string& value, const mask_effect& e, int of, const char* vendor) {
+    if (!m.summary.empty()) m.summary += "; ";
+    m.summary += std::string(var) + "=\"" + value + "\" keeps " + std::to_string(e.visible) + " of " +
+                 std::to_string(of) + " " + vendor + " GPU" + (of == 1 ? "" : "s");
+    if (e.truncated) {
+      if (!m.truncated.empty()) m.truncated += "; ";
+      m.truncated += std::string(var) + "=\"" + value + "\": entry '" + e.dropped +
+                     "' names no device, so it and every entry after it are ignored";
+    }
+  };
+  int nv = count_vendor(f, "nvidia"), amd = count_vendor(f, "amd");
+  m.nvidia_visible = nv;
+  if (const std::string* v = env_of(f, "CUDA_VISIBLE_DEVICES"); v && nv > 0) {
+    mask_effect e = apply_visible_mask(*v, nv);
+    note("CUDA_VISIBLE_DEVICES", *v, e, nv, "NVIDIA");
+    m.nvidia_visible = e.visible;
+  }
+  m.amd_visible = amd;
+  if (amd > 0) {
+    const std::string* rocr = env_of(f, "ROCR_VISIBLE_DEVICES");
+    bool rocr_used = rocr && !rocr->empty();
+    if (rocr_used) {
+      mask_effect e = apply_visible_mask(*rocr, m.amd_visible);
+      note("ROCR_VISIBLE_DEVICES", *rocr, e, m.amd_visible, "AMD");
+      m.amd_visible = e.visible;
+    }
+    const std::string* hip = env_of(f, "HIP_VISIBLE_DEVICES");
+    std::string_view hip_var = "HIP_VISIBLE_DEVICES";
+    if (!hip || hip->empty()) {
+      hip = env_of(f, "CUDA_VISIBLE_DEVICES");
+      hip_var = "CUDA_VISIBLE_DEVICES";
+    }
+    if (hip && !hip->empty()) {
+      int before = m.amd_visible;
+      mask_effect e = apply_visible_mask(*hip, before);
+      note(hip_var, *hip, e, before, "AMD");
+      m.amd_visible = e.visible;
+      m.hip_rocr_conflict = rocr_used && hip_var == "HIP_VISIBLE_DEVICES" && e.truncated;
+    }
+  }
+  return m;
+}
+
+std::string dev_kind(const std::string& path) {
+  if (path == "/dev/kfd") return "kfd";
+  if (path.rfind("/dev/dri/renderD", 0) == 0) return "render";
+  if (path.rfind("/dev/dri/card", 0) == 0) return "card";
+  if (path.rfind("/dev/nvidia", 0) == 0) return "nvidia";
+  return "other";
+}
+
+struct builtin {
+  builtin_fact_doc doc;
+  getter get;
+};
+
+#define F(key, type, scope, doc, body) \
+  builtin { {key, fact_type::type, fact_scope::scope, doc}, [](const fact_context& c) -> std::optional<fact_value> body }
+
+const std::vector<builtin>& builtins() {
+  static const std::vector<builtin> table = {
+      F("host.ram_bytes", number, global, "MemTotal in bytes", { return num_known(double(c.facts->host.ram_total_bytes)); }),
+      F("host.ram_available_bytes", number, global, "MemAvailable in bytes", { return num_known(double(c.facts->host.ram_available_bytes)); }),
+      F("host.swap_bytes", number, global, "SwapTotal in bytes (0 is a real value; unset when /proc/meminfo was unreadable)",
+        { return c.facts->host.ram_total_bytes ? num(double(c.facts->host.swap_total_bytes)) : std::nullopt; }),
+      F("host.zram_bytes", number, global, "size of zram swap devices in bytes",
+        { return c.facts->host.ram_total_bytes ? num(double(c.facts->host.zram_bytes)) : std::nullopt; }),
+      F("host.in_container", boolean, global, "running inside a container", { return boolean(c.facts->host.in_container); }),
+      F("host.container_kind", string, global, "docker, podman, lxc, kubernetes, wsl", { return str(c.facts->host.container_kind); }),
+      F("host.os_id", string, global, "os-release ID (ubuntu, debian, ...)", { return str(c.facts->host.os_id); }),
+      F("host.os_version", version, global, "os-release VERSION_ID", { return ver(c.facts->host.os_version); }),
+      F("host.kernel", version, global, "kernel release (6.8.0-49-generic)", { return ver(c.facts->host.kernel); }),
+      F("host.cpu_logical", number, global, "logical CPUs", { return num_known(c.facts->host.cpu_logical); }),
+      F("gpus.count", number, global, "GPUs detected, all vendors", { return num(double(c.facts->gpus.size())); }),
+      F("gpus.amd", number, global, "AMD GPUs detected", { return num(count_vendor(*c.facts, "amd")); }),
+      F("gpus.nvidia", number, global, "NVIDIA GPUs detected", { return num(count_vendor(*c.facts, "nvidia")); }),
+      F("amdgpu.loaded", boolean, global, "the amdgpu kernel module is loaded", { return boolean(c.facts->stack.amdgpu_loaded); }),
+      F("amdgpu.initstate", string, global, "/sys/module/amdgpu/initstate (live)", { return str(c.facts->stack.amdgpu_initstate); }),
+      F("amdgpu.version", version, global, "DKMS amdgpu module version; unset for the in-kernel driver", { return ver(c.facts->stack.amdgpu_version); }),
+      F("nvidia.driver", version, global, "NVIDIA kernel driver version (580.159.04); unset when not loaded", { return ver(c.facts->stack.nvidia_driver); }),
+      F("nvidia.open_module", boolean, global, "the open NVIDIA kernel module is in use",
+        { return c.facts->stack.nvidia_driver.empty() ? std::nullopt : boolean(c.facts->stack.nvidia_open_module); }),
+      F("rocm.version", version, global, "the active ROCm install's version (7.2.0)", { return ver(c.facts->stack.rocm_version); }),
+      F("rocm.installs", number, global, "ROCm installs found under /opt", { return num(double(c.facts->stack.rocm_installs.size())); }),
+      F("hip.runtime_source", string, global, "path of the libamdhip64 Python would load", { return str(c.facts->stack.hip_runtime_source); }),
+      F("cuda.toolkit", version, global, "CUDA toolkit version (13.0.88)", { return ver(c.facts->stack.cuda_toolkit_version); }),
+      F("cuda.toolkit_path", string, global, "CUDA toolkit directory", { return str(c.facts->stack.cuda_toolkit_path); }),
+      F("cuda.driver_api", version, global, "CUDA version the driver's libcuda supports (13.0)", { return ver(c.facts->stack.cuda_driver_api); }),
+      F("python.found", boolean, global, "a Python environment was found", { return boolean(c.facts->python.found); }),
+      F("python.version", version, global, "its Python version", { return ver(c.facts->python.version); }),
+      F("python.env_kind", string, global, "venv, uv, conda, system", { return str(c.facts->python.env_kind); }),
+      F("python.interpreter", string, global, "path of the interpreter", { return str(c.facts->python.interpreter); }),
+      F("torch.hip", version, global, "torch.version.hip of the installed torch (7.2.26015); unset on CUDA/CPU builds", { return ver(c.facts->python.torch_hip); }),
+      F("torch.cuda", version, global, "torch.version.cuda (13.0); unset on ROCm/CPU builds", { return ver(c.facts->python.torch_cuda); }),
+      F("torch.build", string, global, "rocm | cuda | cpu (torch installed, neither hip nor cuda in torch/version.py); unset without torch",
+        { return str(torch_build(*c.facts)); }),
+      F("mask.amd_visible", number, global, "AMD GPUs left after ROCR_VISIBLE_DEVICES, then HIP_VISIBLE_DEVICES (or CUDA_VISIBLE_DEVICES)",
+        { return num(masks(*c.facts).amd_visible); }),
+      F("mask.nvidia_visible", number, global, "NVIDIA GPUs left after CUDA_VISIBLE_DEVICES", { return num(masks(*c.facts).nvidia_visible); }),
+      F("mask.visible", number, global, "GPUs left after every mask, all vendors",
+        { mask_state m = masks(*c.facts); return num(m.amd_visible + m.nvidia_visible); }),
+      F("mask.hip_rocr_conflict", boolean, global, "ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES are both set and HIP's indices (which count ROCR's survivors) run past them",
+        { return boolean(masks(*c.facts).hip_rocr_conflict); }),
+      F("mask.truncated", string, global, "masks with an entry that names no device (it and every later entry are ignored)",
+        { return str(masks(*c.facts).truncated); }),
+      F("mask.summary", string, global, "what each mask that applies keeps", { return str(masks(*c.facts).summary); }),
+      F("gpu.index", number, gpu, "position of this GPU in the report's gpus[]", { return c.gpu ? num(c.gpu_index) : std::nullopt; }),
+      F("gpu.vendor", string, gpu, "amd | nvidia", { return c.gpu ? str(c.gpu->vendor) : std::nullopt; }),
+      F("gpu.arch", string, gpu, "gfx1201, gfx90a, sm_90 (from KFD, immune to HSA_OVERRIDE_GFX_VERSION)", { return c.gpu ? str(c.gpu->arch) : std::nullopt; }),
+      F("gpu.name", string, gpu, "product name", { return c.gpu ? str(c.gpu->name) : std::nullopt; }),
+      F("gpu.family", string, gpu, "rdna4, rdna3, cdna3, ...", { return c.gpu ? str(c.gpu->family) : std::nullopt; }),
+      F("gpu.pci_id", string, gpu, "vendor:device (1002:7551)", { return c.gpu ? str(c.gpu->pci_id) : std::nullopt; }),
+      F("gpu.source", string, gpu, "how the GPU was found: kfd, proc-nvidia, pci", { return c.gpu ? str(c.gpu->source) : std::nullopt; }),
+      F("gpu.wave_size", number, gpu, "32 on RDNA and NVIDIA, 64 on CDNA", { return c.gpu ? num_known(c.gpu->wave_size) : std::nullopt; }),
+      F("gpu.vram_bytes", number, gpu, "VRAM in bytes", { return c.gpu ? num_known(double(c.gpu->vram_bytes)) : std::nullopt; }),
+      F("gpu.compute_units", number, gpu, "CUs (AMD) or SMs (NVIDIA)", { return c.gpu ? num_known(c.gpu->compute_units) : std::nullopt; }),
+      F("gpu.compute_capability", version, gpu, "NVIDIA compute capability (9.0)", { return c.gpu ? ver(c.gpu->compute_capability) : std::nullopt; }),
+      F("gpu.gfx_target_version", number, gpu, "KFD gfx_target_version (120001)", { return c.gpu ? num_known(c.gpu->gfx_target_version) : std::nullopt; }),
+      F("gpu.kfd_node", number, gpu, "KFD topology node (CPU nodes counted): the <n> of HSA_OVERRIDE_GFX_VERSION_<n>",
+        { return c.gpu && c.gpu->kfd_node >= 0 ? num(c.gpu->kfd_node) : std::nullopt; }),
+      F("gpu.hsa_override", string, gpu, "the HSA_OVERRIDE_GFX_VERSION value libhsakmt applies to this AMD GPU (_<kfd node> first)",
+        { auto o = hsa_override(c); return o.second ? str(*o.second) : std::nullopt; }),
+      F("gpu.hsa_override.var", string, gpu, "which variable that value came from", { auto o = hsa_override(c); return o.second ? str(o.first) : std::nullopt; }),
+      F("gpu.hsa_override.as_gfx", string, gpu, "the gfx target the override makes of the GPU (12.0.1 -> gfx1201, 9.0.10 -> gfx90a); unset when invalid",
+        { auto o = hsa_override(c); if (!o.second) return std::nullopt; auto g = hsa_override_gfx(*o.second); return g ? str(*g) : std::nullopt; }),
+      F("gpu.hsa_override.valid", boolean, gpu, "libhsakmt accepts the override (x.y.z, all decimal); false makes hsa_init fail",
+        { auto o = hsa_override(c); return o.second ? boolean(hsa_override_gfx(*o.second).has_value()) : std::nullopt; }),
+      F("dev.path", string, dev, "device node (/dev/kfd, /dev/dri/renderD128, /dev/nvidia0)", { return c.dev ? str(c.dev->path) : std::nullopt; }),
+      F("dev.kind", string, dev, "kfd | render | card | nvidia | other", { return c.dev ? str(dev_kind(c.dev->path)) : std::nullopt; }),
+      F("dev.exists", boolean, dev, "the node exists", { return c.dev ? boolean(c.dev->exists) : std::nullopt; }),
+      F("dev.ok", boolean, dev, "this process opened it read-write", { return c.dev ? boolean(c.dev->ok) : std::nullopt; }),
+      F("dev.error", string, dev, "EACCES, EPERM, ENOENT, ...", { return c.dev ? str(c.dev->error) : std::nullopt; }),
+      F("dev.group", string, dev, "owning group (render, video, or a gid)", { return c.dev ? str(c.dev->group) : std::nullopt; }),
+      F("dev.user_in_group", boolean, dev, "the user is in that group", { return c.dev ? boolean(c.dev->user_in_group) : std::nullopt; }),
+      F("issue.source", string, issue, "what detection could not read", { return c.issue ? str(c.issue->source) : std::nullopt; }),
+      F("issue.message", string, issue, "why", { return c.issue ? str(c.issue->message) : std::nullopt; }),
+      F("alloc.vars", string, global, "every allocator variable that is set, as VAR=\"value\", '; '-separated",
+        { std::string s; for (std::string_view v : kAllocConfVars) if (const std::string* x = env_of(*c.facts, v)) s += (s.empty() ? "" : "; ") + std::string(v) + "=\"" + *x + "\""; return str(s); }),
+      F("alloc.var", string, alloc, "PYTORCH_ALLOC_CONF | PYTORCH_CUDA_ALLOC_CONF | PYTORCH_HIP_ALLOC_CONF", { return c.alloc ? str(c.alloc->var) : std::nullopt; }),
+      F("alloc.conf", string, alloc, "its raw value", { return c.alloc ? str(c.alloc->raw) : std::nullopt; }),
+      F("alloc.options", string, alloc, "option keys, comma-separated",
+        { if (!c.alloc) return std::nullopt; std::string s; for (const auto& o : c.alloc->conf.options) s += (s.empty() ? "" : ",") + o.key; return str(s); }),
+      F("alloc.max_split_size_mb", number, alloc, "max_split_size_mb", { return c.alloc && c.alloc->conf.max_split_size_mb ? num(*c.alloc->conf.max_split_size_mb) : std::nullopt; }),
+      F("alloc.garbage_collection_threshold", number, alloc, "garbage_collection_threshold",
+        { return c.alloc && c.alloc->conf.garbage_collection_threshold ? num(*c.alloc->conf.garbage_collection_threshold) : std::nullopt; }),
+      F("alloc.expandable_segments", string, alloc, "expandable_segments as written (torch accepts True/False)",
+        { return c.alloc && c.alloc->conf.expandable_segments ? str(*c.alloc->conf.expandable_segments) : std::nullopt; }),
+      F("alloc.backend", string, alloc, "backend (native, cudaMallocAsync)", { return c.alloc && c.alloc->conf.backend ? str(*c.alloc->conf.backend) : std::nullopt; }),
+      F("alloc.roundup_power2_divisions", string, alloc, "roundup_power2_divisions as written",
+        { const alloc_option* o = c.alloc ? c.alloc->conf.find("roundup_power2_divisions") : nullptr; return o ? str(o->value) : std::nullopt; }),
+      F("alloc.unknown_options", string, alloc, "option keys no torch release accepts, comma-separated; unset when none",
+        { if (!c.alloc) return std::nullopt; std::string s; for (const auto& k : c.alloc->conf.unknown) s += (s.empty() ? "" : ",") + k; return str(s); }),
+      F("alloc.problems", string, alloc, "values torch rejects at the first allocation, '; '-separated; unset when none",
+        { if (!c.alloc) return std::nullopt; std::string s; for (const auto& p : c.alloc->conf.problems) s += (s.empty() ? "" : "; ") + p; return str(s); }),
+      F("alloc.conflict", boolean, alloc, "another allocator variable is set to a different value", { return c.alloc ? boolean(c.alloc->conflict) : std::nullopt; }),
+  };
+  return table;
+}
+#undef F
+
+const builtin* find_builtin(std::string_view key) {
+  for (const builtin& b : builtins())
+    if (b.doc.key == key) return &b;
+  return nullptr;
+}
+
+bool valid_env_name(std::string_view n) {
+  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+  for (char ch : n)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+  return true;
+}
+
+bool valid_package_name(std::string_view n) {
+  if (n.empty()) return false;
+  for (char ch : n)
+    if (!(std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_'))
+      return false;
+  return true;
+}
+
+/// Splits "pkg.triton.name" into ("triton", "name"); the suffix is empty for "pkg.triton".
+std::pair<std::string, std::string> split_pkg(std::string_view rest) {
+  size_t dot = rest.find('.');
+  if (dot == std::string_view::npos) return {std::string(rest), ""};
+  return {std::string(rest.substr(0, dot)), std::string(rest.substr(dot + 1))};
+}
+
+}  // namespace
+
+std::string_view to_string(fact_type t) {
+  switch (t) {
+    case fact_type::string: return "string";
+    case fact_type::version: return "version";
+    case fact_type::number: return "number";
+    case fact_type::boolean: return "bool";
+  }
+  return "?";
+}
+
+std::string normalize_package_name(std::string_view name) {
+  std::string out;
+  bool sep = false;
+  for (char ch : name) {
+    if (ch == '-' || ch == '_' || ch == '.') {
+      sep = true;
+      continue;
+    }
+    if (sep && !out.empty()) out += '-';
+    sep = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return out;
+}
+
+const std::vector<builtin_fact_doc>& builtin_fact_docs() {
+  static const std::vector<builtin_fact_doc> docs = [] {
+    std::vector<builtin_fact_doc> out;
+    for (const builtin& b : builtins()) out.push_back(b.doc);
+    return out;
+  }();
+  return docs;
+}
+
+std::optional<fact_info> lookup_fact(std::string_view key, const kb_data* kb) {
+  if (const builtin* b = find_builtin(key)) return fact_info{b->doc.type, static_cast<unsigned>(b->doc.scope)};
+  if (key.rfind("env.", 0) == 0) {
+    if (!valid_env_name(key.substr(4))) return std::nullopt;
+    return fact_info{fact_type::string, 0};
+  }
+  if (key.rfind("pkg.", 0) == 0) {
+    auto [name, suffix] = split_pkg(key.substr(4));
+    if (!valid_package_name(name)) return std::nullopt;
+    if (suffix.empty()) return fact_info{fact_type::version, 0};
+    if (suffix == "name") return fact_info{fact_type::string, 0};
+    if (suffix == "major" || suffix == "minor") return fact_info{fact_type::number, 0};
+    return std::nullopt;
+  }
+  if (kb)
+    if (const derived_fact* d = kb->find_derived(key)) return fact_info{d->type, d->scopes};
+  for (std::string_view suffix : {".major", ".minor"}) {
+    if (key.size() > suffix.size() && key.substr(key.size() - suffix.size()) == suffix) {
+      auto base = lookup_fact(key.substr(0, key.size() - suffix.size()), kb);
+      if (base && base->type == fact_type::version) return fact_info{fact_type::number, base->scopes};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<fact_value> resolve_fact(std::string_view key, const fact_context& c) {
+  if (!c.facts) return std::nullopt;
+  if (const builtin* b = find_builtin(key)) return b->get(c);
+  if (key.rfind("env.", 0) == 0) {
+    const std::string* v = env_of(*c.facts, key.substr(4));
+    if (!v) return std::nullopt;
+    fact_value out;  // an empty value is still "set": CUDA_VISIBLE_DEVICES="" hides every GPU
+    out.text = *v;
+    return out;
+  }
+  if (key.rfind("pkg.", 0) == 0) {
+    auto [name, suffix] = split_pkg(key.substr(4));
+    const python_package* p = package_for(c, normalize_package_name(name));
+    if (!p) return std::nullopt;
+    if (suffix == "name") return str(p->name.empty() ? name : p->name);
+    auto v = ver(p->version);
+    if (!v || suffix.empty()) return v;
+    return num(double(suffix == "major" ? v->ver->major() : v->ver->minor()));
+  }
+  if (c.kb) {
+    if (const derived_fact* d = c.kb->find_derived(key)) {
+      for (const derived_fact::row& r : d->rows) {
+        if (!conditions_hold(r.when, c)) continue;
+        switch (d->type) {
+          case fact_type::version: return ver(r.value);
+          case fact_type::number: return num(std::strtod(r.value.c_str(), nullptr));
+          case fact_type::boolean: return boolean(r.value == "true");
+          case fact_type::string: return str(r.value);
+        }
+      }
+      return std::nullopt;
+    }
+  }
+  for (std::string_view suffix : {".major", ".minor"}) {
+    if (key.size() > suffix.size() && key.substr(key.size() - suffix.size()) == suffix) {
+      auto base = resolve_fact(key.substr(0, key.size() - suffix.size()), c);
+      if (!base || !base->ver) return std::nullopt;
+      return num(double(suffix == ".major" ? base->ver->major() : base->ver->minor()));
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<alloc_entry> alloc_entries(const machine_facts& facts) {
+  std::vector<alloc_entry> out;
+  for (std::string_view var : kAllocConfVars) {
+    if (const std::string* v = env_of(facts, var)) {
+      alloc_entry e;
+      e.var = std::string(var);
+      e.raw = *v;
+      e.conf = parse_alloc_conf(*v);
+      out.push_back(std::move(e));
+    }
+  }
+  for (alloc_entry& e : out)
+    for (const alloc_entry& o : out)
+      if (o.raw != e.raw) e.conflict = true;
+  return out;
+}
+
+const derived_fact* kb_data::find_derived(std::string_view key) const {
+  for (const derived_fact& d : derived)
+    if (d.key == key) return &d;
+  return nullptr;
+}
+
+}  // namespace gs

@@ -1,0 +1,25 @@
+// Evidence and remediation templates: "{gpu.hsa_override.var}={gpu.hsa_override} on {gpu.arch}".
+// A placeholder is a fact key, optionally with a format after ':' ({host.ram_bytes:gib});
+// "{{" and "}}" are literal braces.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "rules/rule.h"
+
+namespace gs {
+
+struct fact_context;
+
+/// Split `text` into pieces; on a malformed template returns false and sets `error` and the
+/// byte `offset` of the problem. Fact keys are not checked here (the loader does that).
+bool parse_template(std::string_view text, text_template& out, std::string& error, size_t& offset);
+
+/// Formats a template accepts after ':'.
+bool valid_template_format(std::string_view format);
+
+/// Fill the placeholders. An unset fact prints "(unset)" for env.*, "(not installed)" for
+/// pkg.*, "(unknown)" otherwise, so evidence never silently drops a word.
+std::string render_template(const text_template& t, const fact_context& ctx);
+
+}  // namespace gs

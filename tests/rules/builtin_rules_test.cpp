@@ -1,0 +1,285 @@
+// The built-in knowledge base (matrix/rules/*.toml): it loads without errors, and every rule
+// has a machine that fires it and a close neighbour that does not. A rule added without a row
+// here fails BuiltinRules.EveryRuleHasACase.
+#include <functional>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "rules/facts_builder.h"
+#include "rules/knowledge_base.h"
+#include "rules/rule.h"
+
+namespace gs {
+namespace {
+
+using namespace gs::test;
+
+const knowledge_base& builtin() {
+  static const knowledge_base kb = [] {
+    std::vector<kb_error> errors;
+    knowledge_base k = knowledge_base::load_builtin(errors);
+    for (const kb_error& e : errors) ADD_FAILURE() << e.to_string();
+    return k;
+  }();
+  return kb;
+}
+
+struct rule_case {
+  std::string id;
+  std::function<machine_facts()> fires;
+  std::function<machine_facts()> quiet;
+  std::optional<severity> level = std::nullopt;  ///< expected severity when it fires
+};
+
+machine_facts amd_pkg(const std::string& name, const std::string& v) { return with_pkg(r9700(), name, v); }
+machine_facts nv_pkg(const std::string& name, const std::string& v) { return with_pkg(h200(), name, v); }
+machine_facts amd_env(const std::string& k, const std::string& v) { return with_env(r9700(), k, v); }
+machine_facts nv_env(const std::string& k, const std::string& v) { return with_env(h200(), k, v); }
+machine_facts triton36(machine_facts f) { return with_pkg(without_pkg(f, "pytorch-triton-rocm"), "pytorch-triton-rocm", "3.6.0+rocm7.2"); }
+machine_facts two_amd() {
+  machine_facts f = r9700();
+  gpu_info g = f.gpus[0];
+  g.kfd_node = 2;
+  f.gpus.push_back(g);
+  return f;
+}
+machine_facts dev_error(size_t i, const char* err, bool exists = true) {
+  machine_facts f = r9700();
+  f.access[i].ok = false;
+  f.access[i].exists = exists;
+  f.access[i].error = err;
+  f.access[i].user_in_group = false;
+  return f;
+}
+machine_facts torch_build(machine_facts f, const char* hip, const char* cuda) {
+  f.python.torch_hip = hip;
+  f.python.torch_cuda = cuda;
+  return f;
+}
+machine_facts nv_driver(const char* driver, const char* torch_cuda) {
+  machine_facts f = h200();
+  f.stack.nvidia_driver = driver;
+  f.python.torch_cuda = torch_cuda;
+  return f;
+}
+machine_facts ram(uint64_t ram_bytes, uint64_t swap_bytes) {
+  machine_facts f = r9700();
+  f.host.ram_total_bytes = ram_bytes;
+  f.host.swap_total_bytes = swap_bytes;
+  return f;
+}
+machine_facts issue(const char* source, const char* message) {
+  machine_facts f = r9700();
+  f.issues.push_back({source, message});
+  return f;
+}
+machine_facts gfx(const char* arch, uint32_t target, int wave) { return with_arch(r9700(), arch, target, wave); }
+
+const std::vector<rule_case>& cases() {
+  static const std::vector<rule_case> c = {
+      {"GS-ENV-001", [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); },
+       [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "12.0.1"); }, severity::fail},
+      {"GS-ENV-002", [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "gfx1201"); },
+       [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "12.0.1"); }, severity::fail},
+      {"GS-ENV-003", [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "12.0.1"); },
+       [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); }, severity::warn},
+      {"GS-ENV-003", [] { return with_rocm(amd_env("HSA_OVERRIDE_GFX_VERSION_1", "12.0.1"), "7.1.1"); },
+       [] { return amd_env("HSA_OVERRIDE_GFX_VERSION_2", "12.0.1"); }, severity::info},
+      {"GS-ENV-004", [] { return with_env(gfx("gfx1151", 110501, 32), "HSA_OVERRIDE_GFX_VERSION", "11.0.0"); },
+       [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); }, severity::warn},
+      {"GS-ENV-005", [] { return nv_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); },
+       [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); }, severity::info},
+      {"GS-ENV-006", [] { return amd_env("TORCH_USE_HIPBLASLT", "0"); }, [] { return amd_env("TORCH_USE_HIPBLASLT", "1"); }},
+      {"GS-ENV-007", [] { return nv_env("CUDA_LAUNCH_BLOCKING", "1"); }, [] { return nv_env("CUDA_LAUNCH_BLOCKING", "0"); }},
+      {"GS-ENV-008", [] { return amd_env("PYTORCH_TUNABLEOP_ENABLED", "1"); },
+       [] { return amd_env("PYTORCH_TUNABLEOP_ENABLED", "0"); }},
+      {"GS-ENV-009", [] { return amd_env("LD_PRELOAD", "/usr/lib/libtcmalloc.so.4"); }, [] { return amd_env("LD_PRELOAD", ""); }},
+      {"GS-ENV-010", [] { return nv_env("CUDA_VISIBLE_DEVICES", ""); }, [] { return nv_env("CUDA_VISIBLE_DEVICES", "0"); }, severity::fail},
+      {"GS-ENV-010", [] { return amd_env("ROCR_VISIBLE_DEVICES", "-1"); }, [] { return amd_env("ROCR_VISIBLE_DEVICES", "0"); }},
+      {"GS-ENV-011", [] { return with_env(with_env(two_amd(), "ROCR_VISIBLE_DEVICES", "1"), "HIP_VISIBLE_DEVICES", "1"); },
+       [] { return with_env(with_env(two_amd(), "ROCR_VISIBLE_DEVICES", "1"), "HIP_VISIBLE_DEVICES", "0"); }},
+      {"GS-ENV-012", [] { return nv_env("CUDA_VISIBLE_DEVICES", "0,3"); }, [] { return nv_env("CUDA_VISIBLE_DEVICES", "0"); }},
+      {"GS-ENV-013", [] { return amd_env("CUDA_VISIBLE_DEVICES", "0"); },
+       [] { return with_env(amd_env("CUDA_VISIBLE_DEVICES", "0"), "HIP_VISIBLE_DEVICES", "0"); }},
+      {"GS-ALLOC-001", [] { return amd_env("PYTORCH_HIP_ALLOC_CONF", "max_split_size_mb:512"); },
+       [] { return nv_env("PYTORCH_CUDA_ALLOC_CONF", "max_split_size_mb:512"); }, severity::warn},
+      {"GS-ALLOC-002", [] { return amd_env("PYTORCH_ALLOC_CONF", "garbage_collection_threshold:0.6"); },
+       [] { return amd_env("PYTORCH_ALLOC_CONF", "garbage_collection_threshold:0.8"); }},
+      {"GS-ALLOC-003", [] { return with_rocm(amd_env("PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True"), "7.1.1"); },
+       [] { return amd_env("PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True"); }},
+      {"GS-ALLOC-004", [] { return amd_env("PYTORCH_HIP_ALLOC_CONF", "max_split_mb:512"); },
+       [] { return amd_env("PYTORCH_HIP_ALLOC_CONF", "garbage_collection_threshold:0.8"); }},
+      {"GS-ALLOC-005", [] { return nv_env("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:true"); },
+       [] { return nv_env("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"); }, severity::fail},
+      {"GS-ALLOC-006", [] { return with_env(amd_env("PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True"), "PYTORCH_CUDA_ALLOC_CONF", "garbage_collection_threshold:0.8"); },
+       [] { return with_env(amd_env("PYTORCH_HIP_ALLOC_CONF", "garbage_collection_threshold:0.8"), "PYTORCH_CUDA_ALLOC_CONF", "garbage_collection_threshold:0.8"); }},
+      {"GS-TRITON-001", [] { return triton36(r9700()); }, [] { return r9700(); }, severity::warn},
+      {"GS-TRITON-001", [] { return with_pkg(triton36(r9700()), "flash-linear-attention", "0.5.0"); },
+       [] { return with_pkg(r9700(), "flash-linear-attention", "0.5.0"); }, severity::fail},
+      {"GS-TRITON-002", [] { return with_pkg(triton36(gfx("gfx90a", 90010, 64)), "fla-core", "0.5.0"); },
+       [] { return with_pkg(triton36(r9700()), "fla-core", "0.5.0"); }},
+      {"GS-FLA-001", [] { return nv_pkg("flash-linear-attention", "0.5.0"); },
+       [] { return with_pkg(nv_pkg("flash-linear-attention", "0.5.0"), "triton", "3.7.1"); }, severity::fail},
+      {"GS-FLA-002", [] { return amd_pkg("flash-linear-attention", "0.4.1"); }, [] { return amd_pkg("flash-linear-attention", "0.4.2"); }},
+      {"GS-PKG-001", [] { return amd_pkg("flash-attn", "2.8.3"); },
+       [] { return with_env(amd_pkg("flash-attn", "2.8.3"), "FLASH_ATTENTION_TRITON_AMD_ENABLE", "TRUE"); }},
+      {"GS-PKG-002", [] { return amd_pkg("causal-conv1d", "1.5.2"); }, [] { return nv_pkg("causal-conv1d", "1.5.2"); }, severity::info},
+      {"GS-PKG-003", [] { return amd_pkg("torchao", "0.14.0"); }, [] { return nv_pkg("torchao", "0.14.0"); }},
+      {"GS-PKG-003", [] { return amd_pkg("transformer-engine", "2.4.0"); }, [] { return with_pkg(gfx("gfx942", 90402, 64), "transformer-engine", "2.4.0"); }},
+      {"GS-PKG-004", [] { return amd_pkg("vllm", "0.11.0"); }, [] { return with_pkg(gfx("gfx942", 90402, 64), "vllm", "0.11.0"); }},
+      {"GS-BNB-001", [] { return with_pkg(gfx("gfx942", 90402, 64), "bitsandbytes", "0.49.1"); },
+       [] { return with_pkg(gfx("gfx942", 90402, 64), "bitsandbytes", "0.49.2"); }},
+      {"GS-BNB-002", [] { return amd_pkg("bitsandbytes", "0.48.2"); }, [] { return amd_pkg("bitsandbytes", "0.49.0"); }},
+      {"GS-BNB-002", [] { return with_pkg(gfx("gfx942", 90402, 64), "bitsandbytes", "0.49.1"); },
+       [] { return with_pkg(gfx("gfx942", 90402, 64), "bitsandbytes", "0.49.2"); }},
+      {"GS-BNB-003", [] { return with_rocm(amd_pkg("bitsandbytes", "0.48.2"), "6.0.2"); }, [] { return amd_pkg("bitsandbytes", "0.48.2"); }},
+      {"GS-BNB-004",
+       [] {
+         machine_facts f = nv_pkg("bitsandbytes", "0.49.2");
+         f.gpus[0].compute_capability = "7.0";
+         return f;
+       },
+       [] { return nv_pkg("bitsandbytes", "0.49.2"); }},
+      {"GS-ROCM-001", [] { return with_rocm(r9700(), "6.3.0"); }, [] { return with_rocm(r9700(), "6.4.1"); }, severity::fail},
+      {"GS-ROCM-002", [] { return with_rocm(r9700(), "6.4.3"); }, [] { return r9700(); }},
+      {"GS-TORCH-001", [] { return torch_build(r9700(), "", ""); }, [] { return r9700(); }, severity::fail},
+      {"GS-TORCH-002", [] { return torch_build(r9700(), "", "13.0"); }, [] { return h200(); }},
+      {"GS-TORCH-003", [] { return torch_build(h200(), "7.2.26015", ""); }, [] { return r9700(); }},
+      {"GS-CUDA-001", [] { return nv_driver("570.86.10", "13.0"); }, [] { return nv_driver("580.65.06", "13.0"); }, severity::fail},
+      {"GS-CUDA-002", [] { return nv_driver("570.86.10", "12.9"); }, [] { return nv_driver("575.51.03", "12.9"); }, severity::warn},
+      {"GS-CUDA-002", [] { return without_pkg(nv_driver("570.86.10", "12.9"), "triton"); }, [] { return nv_driver("570.86.10", "12.8"); },
+       severity::info},
+      {"GS-CUDA-003",
+       [] {
+         machine_facts f = h200();
+         f.stack.cuda_toolkit_version = "12.4.131";
+         f.stack.cuda_toolkit_path = "/usr/local/cuda-12.4";
+         return f;
+       },
+       [] {
+         machine_facts f = h200();
+         f.stack.cuda_toolkit_version = "13.0.88";
+         return f;
+       }},
+      {"GS-HOST-001", [] { return dev_error(1, "EACCES"); }, [] { return r9700(); }, severity::fail},
+      {"GS-HOST-002", [] { return dev_error(0, "EPERM"); }, [] { return dev_error(0, "EACCES"); }},
+      {"GS-HOST-003", [] { return dev_error(0, "ENOENT", false); }, [] { return r9700(); }},
+      {"GS-HOST-004",
+       [] {
+         machine_facts f = r9700();
+         f.stack.amdgpu_loaded = false;
+         f.gpus[0].source = "pci";
+         return f;
+       },
+       [] { return r9700(); }},
+      {"GS-HOST-005",
+       [] {
+         machine_facts f = h200();
+         f.stack.nvidia_driver.clear();
+         f.gpus[0].source = "pci";
+         return f;
+       },
+       [] { return h200(); }},
+      {"GS-HOST-006", [] { return ram(8 * GiB, 8 * GiB); }, [] { return ram(15 * GiB + GiB / 2, 8 * GiB); }},
+      {"GS-HOST-007", [] { return ram(16 * GiB, 0); }, [] { return ram(64 * GiB, 0); }},
+      {"GS-DET-001", [] { return issue("/sys/class/drm/card1/device/mem_info_vram_total", "EACCES"); },
+       [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); }},
+      {"GS-DET-002", [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); },
+       [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "ENOENT"); }},
+  };
+  return c;
+}
+
+bool has(const std::vector<finding>& fs, const std::string& id, const finding** out = nullptr) {
+  for (const finding& f : fs)
+    if (f.id == id) {
+      if (out) *out = &f;
+      return true;
+    }
+  return false;
+}
+
+std::string list(const std::vector<finding>& fs) {
+  std::string s;
+  for (const finding& f : fs) s += "\n  " + f.id + " [" + std::string(to_string(f.level)) + "] " + f.evidence;
+  return s;
+}
+
+TEST(BuiltinRules, LoadWithoutErrors) {
+  std::vector<kb_error> errors;
+  knowledge_base kb = knowledge_base::load_builtin(errors);
+  for (const kb_error& e : errors) ADD_FAILURE() << e.to_string();
+  EXPECT_GE(kb.size(), 40u);
+}
+
+TEST(BuiltinRules, HealthyMachinesGetNoFindings) {
+  EXPECT_TRUE(builtin().evaluate(r9700()).empty()) << list(builtin().evaluate(r9700()));
+  EXPECT_TRUE(builtin().evaluate(h200()).empty()) << list(builtin().evaluate(h200()));
+}
+
+TEST(BuiltinRules, EachRuleFiresOnItsCaseAndNotOnTheNeighbour) {
+  for (const rule_case& c : cases()) {
+    SCOPED_TRACE(c.id);
+    std::vector<finding> fired = builtin().evaluate(c.fires());
+    const finding* f = nullptr;
+    EXPECT_TRUE(has(fired, c.id, &f)) << "did not fire; got:" << list(fired);
+    if (f) {
+      if (c.level) {
+        EXPECT_EQ(f->level, *c.level) << f->evidence;
+      }
+      EXPECT_FALSE(f->evidence.empty());
+      EXPECT_EQ(f->evidence.find("(unknown)"), std::string::npos) << "evidence names an unknown fact: " << f->evidence;
+      EXPECT_EQ(f->rule_source.rfind("matrix/rules/", 0), 0u) << f->rule_source;
+    }
+    std::vector<finding> quiet = builtin().evaluate(c.quiet());
+    EXPECT_FALSE(has(quiet, c.id)) << "fired on the neighbour:" << list(quiet);
+  }
+}
+
+TEST(BuiltinRules, EveryRuleHasACase) {
+  std::set<std::string> tested;
+  for (const rule_case& c : cases()) tested.insert(c.id);
+  std::set<std::string> defined;
+  for (const rule& r : builtin().rules()) {
+    defined.insert(r.id);
+    EXPECT_TRUE(tested.count(r.id)) << r.id << " (" << r.pos.path << ":" << r.pos.line << ") has no row in cases()";
+  }
+  for (const std::string& id : tested) EXPECT_TRUE(defined.count(id)) << id << " is tested but not defined";
+}
+
+TEST(BuiltinRules, EveryRuleExplainsItself) {
+  for (const rule& r : builtin().rules()) {
+    EXPECT_FALSE(r.why.empty()) << r.id;
+    EXPECT_LE(r.title.size(), 110u) << r.id;
+    EXPECT_EQ(r.remediation.source.find('\n'), std::string::npos) << r.id << ": remediation is one line";
+  }
+}
+
+TEST(BuiltinRules, EveryErrorTextPatternMatchesThroughMatchErrorText) {
+  int patterns = 0;
+  for (const rule& r : builtin().rules()) {
+    for (const text_pattern& p : r.match_text) {
+      if (p.re) continue;  // substrings can be fed back verbatim; regexes are covered in kb_eval_test
+      ++patterns;
+      std::vector<finding> fs = builtin().match_error_text("Traceback (most recent call last):\n  " + p.text + "\n", r9700());
+      EXPECT_TRUE(has(fs, r.id)) << r.id << " did not match its own pattern '" << p.text << "'" << list(fs);
+    }
+  }
+  EXPECT_GE(patterns, 8);
+}
+
+TEST(BuiltinRules, TheTritonPipelinerErrorNamesTheRuleOnAGfx1201WithFla) {
+  machine_facts f = with_pkg(triton36(r9700()), "flash-linear-attention", "0.5.0");
+  std::vector<finding> fs = builtin().match_error_text(
+      "loc(\"chunk_delta_h.py\":120:4): error: 'tt.load' op operation destroyed but still has uses\n"
+      "RuntimeError: PassManager::run failed\n", f);
+  const finding* t = nullptr;
+  ASSERT_TRUE(has(fs, "GS-TRITON-001", &t)) << list(fs);
+  EXPECT_EQ(t->level, severity::fail);
+  EXPECT_NE(t->evidence.find("pytorch-triton-rocm 3.6.0+rocm7.2 on gfx1201"), std::string::npos) << t->evidence;
+  EXPECT_NE(t->evidence.find("error text matched"), std::string::npos) << t->evidence;
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,180 @@
+// Rule evaluation semantics on small inline rule files: scopes (per GPU, per device node, per
+// allocator variable), dedupe, ordering, escalation, unless, unset facts, package groups,
+// derived facts, templates, and error-text matching.
+#include <gtest/gtest.h>
+
+#include "rules/facts_builder.h"
+#include "rules/knowledge_base.h"
+
+namespace gs {
+namespace {
+
+using test::GiB;
+
+/// A rule file with one rule per (id, severity, evidence, when-lines) entry.
+struct mini_rule {
+  std::string id, sev, evidence, when, extra = "";
+};
+knowledge_base kb_of(const std::vector<mini_rule>& rules, const std::string& prelude = "") {
+  std::string t = "schema = 1\n" + prelude;
+  for (const mini_rule& r : rules)
+    t += "[[rule]]\nid = \"" + r.id + "\"\nseverity = \"" + r.sev + "\"\ntitle = \"title " + r.id + "\"\nevidence = \"" +
+         r.evidence + "\"\nremediation = \"fix " + r.id + "\"\n" + r.extra + "[rule.when]\n" + r.when + "\n";
+  std::vector<kb_error> errors;
+  knowledge_base kb = knowledge_base::load({{"m.toml", t}}, errors);
+  for (const kb_error& e : errors) ADD_FAILURE() << e.to_string();
+  return kb;
+}
+
+std::vector<std::string> ids(const std::vector<finding>& fs) {
+  std::vector<std::string> out;
+  for (const finding& f : fs) out.push_back(f.id + " " + f.evidence);
+  return out;
+}
+
+machine_facts two_gpus() {
+  machine_facts f = test::r9700();
+  gpu_info g = f.gpus[0];
+  g.arch = "gfx1100";
+  g.name = "Radeon RX 7900 XTX";
+  g.kfd_node = 2;
+  f.gpus.push_back(g);
+  return f;
+}
+
+TEST(KbEval, AGpuRuleFiresPerMatchingGpuAndNamesIt) {
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "{gpu.arch}", "gpu.arch = \"gfx12*\""},
+                             {"GS-T-002", "info", "{gpu.name}", "gpu.vendor = \"amd\""}});
+  auto fs = kb.evaluate(two_gpus());
+  EXPECT_EQ(ids(fs), (std::vector<std::string>{"GS-T-001 gfx1201", "GS-T-002 Radeon AI PRO R9700", "GS-T-002 Radeon RX 7900 XTX"}));
+}
+
+TEST(KbEval, IdenticalFindingsAreMerged) {
+  machine_facts f = test::r9700();
+  f.gpus.push_back(f.gpus[0]);  // two identical cards
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "{gpu.arch}", "gpu.vendor = \"amd\""}});
+  EXPECT_EQ(kb.evaluate(f).size(), 1u);
+}
+
+TEST(KbEval, OrderIsFailWarnInfoThenId) {
+  knowledge_base kb = kb_of({{"GS-B-002", "info", "x", "gpus.count = 1"},
+                             {"GS-A-009", "warn", "x", "gpus.count = 1"},
+                             {"GS-Z-001", "fail", "x", "gpus.count = 1"},
+                             {"GS-A-001", "warn", "x", "gpus.count = 1"}});
+  auto fs = kb.evaluate(test::r9700());
+  EXPECT_EQ(ids(fs), (std::vector<std::string>{"GS-Z-001 x", "GS-A-001 x", "GS-A-009 x", "GS-B-002 x"}));
+  EXPECT_EQ(fs[0].level, severity::fail);
+  EXPECT_EQ(fs[0].title, "title GS-Z-001");
+  EXPECT_EQ(fs[0].remediation, "fix GS-Z-001");
+  EXPECT_EQ(fs[0].rule_source, "m.toml:18");
+}
+
+TEST(KbEval, EscalationAndUnless) {
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "{pkg.fla}", "pkg.triton = \"==3.6.0\"",
+                              "[[rule.escalate]]\nseverity = \"fail\"\nwhen = { pkg.fla = { set = true } }\n"},
+                             {"GS-T-002", "warn", "x", "gpu.vendor = \"amd\"\n[rule.unless]\ngpu.arch = \"gfx12*\""}},
+                            "[packages]\ntriton = [\"triton\", \"pytorch-triton-rocm\"]\nfla = [\"flash-linear-attention\", \"fla-core\"]\n");
+  machine_facts f = test::with_pkg(test::without_pkg(test::r9700(), "pytorch-triton-rocm"), "pytorch-triton-rocm", "3.6.0+rocm7.2");
+  auto fs = kb.evaluate(f);
+  ASSERT_EQ(ids(fs), (std::vector<std::string>{"GS-T-001 (not installed)"}));
+  EXPECT_EQ(fs[0].level, severity::warn);
+  fs = kb.evaluate(test::with_pkg(f, "fla-core", "0.5.0"));
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].level, severity::fail);
+  EXPECT_EQ(fs[0].evidence, "0.5.0");
+  EXPECT_EQ(ids(kb.evaluate(two_gpus())), (std::vector<std::string>{"GS-T-002 x"}));
+}
+
+TEST(KbEval, NegativeOperatorsHoldOnUnsetFactsButFactComparisonsNeedBoth) {
+  knowledge_base kb = kb_of({{"GS-T-001", "info", "{env.FOO}", "env.FOO = { ne = \"TRUE\" }"},
+                             {"GS-T-002", "info", "x", "gpu.hsa_override.as_gfx = { ne = { fact = \"gpu.arch\" } }"}});
+  auto fs = kb.evaluate(test::r9700());
+  EXPECT_EQ(ids(fs), (std::vector<std::string>{"GS-T-001 (unset)"}));
+  EXPECT_TRUE(kb.evaluate(test::with_env(test::r9700(), "FOO", "TRUE")).empty());
+  fs = kb.evaluate(test::with_env(test::r9700(), "HSA_OVERRIDE_GFX_VERSION", "11.0.0"));
+  EXPECT_EQ(ids(fs), (std::vector<std::string>{"GS-T-001 (unset)", "GS-T-002 x"}));
+}
+
+TEST(KbEval, PerNodeOverrideWinsOverTheGlobalOne) {
+  knowledge_base kb = kb_of({{"GS-T-001", "info", "{gpu.hsa_override.var}={gpu.hsa_override} -> {gpu.hsa_override.as_gfx}",
+                              "gpu.hsa_override = { set = true }"}});
+  machine_facts f = test::with_env(test::with_env(test::r9700(), "HSA_OVERRIDE_GFX_VERSION", "11.0.0"),
+                                   "HSA_OVERRIDE_GFX_VERSION_1", "12.0.1");
+  EXPECT_EQ(ids(kb.evaluate(f)), (std::vector<std::string>{"GS-T-001 HSA_OVERRIDE_GFX_VERSION_1=12.0.1 -> gfx1201"}));
+}
+
+TEST(KbEval, AnEmptyScopeStillEvaluatesOnce) {
+  knowledge_base kb = kb_of({{"GS-T-001", "info", "no gpu: {gpu.arch}", "gpu.vendor = { set = false }"}});
+  machine_facts f = test::r9700();
+  f.gpus.clear();
+  EXPECT_EQ(ids(kb.evaluate(f)), (std::vector<std::string>{"GS-T-001 no gpu: (unknown)"}));
+  EXPECT_TRUE(kb.evaluate(test::r9700()).empty());
+}
+
+TEST(KbEval, DeviceAndAllocatorScopes) {
+  knowledge_base kb = kb_of({{"GS-T-001", "fail", "{dev.path} {dev.error}", "dev.error = \"E*\""},
+                             {"GS-T-002", "warn", "{alloc.var}: {alloc.max_split_size_mb}", "alloc.max_split_size_mb = { ge = 128 }"}});
+  machine_facts f = test::r9700();
+  f.access[1].ok = false;
+  f.access[1].error = "EACCES";
+  f.env["PYTORCH_HIP_ALLOC_CONF"] = "max_split_size_mb:512";
+  f.env["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:64";
+  EXPECT_EQ(ids(kb.evaluate(f)), (std::vector<std::string>{"GS-T-001 /dev/dri/renderD128 EACCES",
+                                                           "GS-T-002 PYTORCH_HIP_ALLOC_CONF: 512"}));
+}
+
+TEST(KbEval, PackageGroupsVersionSuffixesAndTemplates) {
+  knowledge_base kb = kb_of({{"GS-T-001", "info", "{pkg.triton.name} {pkg.triton} major {pkg.triton.major}; ram {host.ram_bytes:gib}; {{literal}}",
+                              "pkg.triton = \">=3.5\"\ntorch.hip.major = { eq = { fact = \"rocm.version.major\" } }"}},
+                            "[packages]\ntriton = [\"triton\", \"pytorch-triton-rocm\"]\n");
+  EXPECT_EQ(ids(kb.evaluate(test::r9700())),
+            (std::vector<std::string>{"GS-T-001 pytorch-triton-rocm 3.5.1 major 3; ram 64.0 GiB; {literal}"}));
+  EXPECT_TRUE(kb.evaluate(test::with_rocm(test::r9700(), "6.4.3")).empty());
+}
+
+TEST(KbEval, DerivedFactsTakeTheFirstMatchingRow) {
+  std::string prelude =
+      "[[derive]]\nfact = \"gpu.min_rocm\"\ntype = \"version\"\nfrom = \"gpu.arch\"\n"
+      "rows = [{ match = [\"gfx1200\", \"gfx1201\"], value = \"6.4.1\" }, { match = \"gfx9*\", value = \"6.0\" }]\n";
+  knowledge_base kb = kb_of({{"GS-T-001", "fail", "{rocm.version} < {gpu.min_rocm}", "rocm.version = { lt = { fact = \"gpu.min_rocm\" } }"}},
+                            prelude);
+  EXPECT_EQ(ids(kb.evaluate(test::with_rocm(test::r9700(), "6.3.0"))), (std::vector<std::string>{"GS-T-001 6.3.0 < 6.4.1"}));
+  EXPECT_TRUE(kb.evaluate(test::with_rocm(test::r9700(), "6.4.1")).empty());
+  EXPECT_TRUE(kb.evaluate(test::with_arch(test::with_rocm(test::r9700(), "5.0"), "gfx1030", 100300, 32)).empty());  // no row: unset
+}
+
+TEST(KbEval, SizesAndShorthands) {
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "{host.ram_bytes:gib}", "host.ram_bytes = { lt = \"16GiB\" }"},
+                             {"GS-T-002", "info", "set", "env.LD_PRELOAD = true"},
+                             {"GS-T-003", "info", "in", "gpu.wave_size = [32, 64]"}});
+  machine_facts f = test::r9700();
+  EXPECT_EQ(ids(kb.evaluate(f)), (std::vector<std::string>{"GS-T-003 in"}));
+  f.host.ram_total_bytes = 15 * GiB + GiB / 2;
+  f.env["LD_PRELOAD"] = "";
+  EXPECT_EQ(ids(kb.evaluate(f)), (std::vector<std::string>{"GS-T-001 15.5 GiB", "GS-T-002 set", "GS-T-003 in"}));
+  f.host.ram_total_bytes = 0;  // unreadable meminfo: not "0 bytes of RAM"
+  EXPECT_EQ(ids(kb.evaluate(f)).size(), 2u);
+}
+
+TEST(KbEval, ErrorTextMatching) {
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "{gpu.arch}", "pkg.triton = \"==3.6.0\"",
+                              "match_text = [\"PassManager::run failed\", { regex = \"tt\\\\.load.*destroyed\" }]\n"}},
+                            "[packages]\ntriton = [\"triton\", \"pytorch-triton-rocm\"]\n");
+  machine_facts f = test::r9700();
+  auto fs = kb.match_error_text("compiling...\n  RuntimeError: passmanager::RUN failed  \nbye", f);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].evidence, "error text matched \"PassManager::run failed\": RuntimeError: passmanager::RUN failed");
+  fs = kb.match_error_text("error: 'tt.load' op operation destroyed but still has uses", f);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].evidence.rfind("error text matched \"tt\\.load.*destroyed\"", 0), 0u) << fs[0].evidence;
+  // When the facts show the cause too, the rule's own evidence comes first.
+  f = test::with_pkg(test::without_pkg(f, "pytorch-triton-rocm"), "triton", "3.6.0");
+  fs = kb.match_error_text("PassManager::run failed", f);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].evidence, "gfx1201; error text matched \"PassManager::run failed\": PassManager::run failed");
+  EXPECT_TRUE(kb.match_error_text("all good", f).empty());
+  EXPECT_TRUE(kb.match_error_text("", f).empty());
+}
+
+}  // namespace
+}  // namespace gs
