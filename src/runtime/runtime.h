@@ -36,6 +36,7 @@ struct device_props {
   int clock_khz = 0;
   std::string driver_version;   ///< "13.0" (CUDA driver API) / HIP runtime version
   std::string compiler;         ///< "nvrtc 13.0" / "hiprtc 7.2" / "comgr 2.4"
+  std::string driver_build;     ///< kernel driver version where known ("580.95.05" from NVML), else ""
 };
 
 /// A compiled, loaded module.
@@ -49,7 +50,8 @@ struct launch_dims {
   unsigned shared_bytes = 0;
 };
 
-/// A compile request: one source file from kernels/ (already including the device prelude).
+/// A compile request: one source file from kernels/. The GPU backends add the device prelude
+/// (kernels/gs_device.h, in memory) and GS_CUDA/GS_HIP + GS_WARP_SIZE (runtime/kernel_source.h).
 struct compile_request {
   std::string name;                  ///< "vector_add.cu" (for logs and the cache key)
   std::string source;                ///< full text
@@ -81,8 +83,20 @@ class runtime {
   virtual runtime_status time_ms(const std::function<runtime_status()>& fn, double& ms) = 0;
 };
 
-/// Open a backend for a device: "cpu", "cuda:N", "hip:N", or "auto" (first GPU found, else cpu).
+/// Open a backend for a device: "cpu", "cuda:N", "hip:N", "N" (device N of the first GPU backend
+/// that has it), or "auto" (first GPU found, else cpu; why.message then says why no GPU was used).
 /// On failure `why` says what is missing ("libcuda.so.1 not found", "hipErrorNoDevice").
 std::unique_ptr<runtime> open_runtime(const std::string& device, runtime_status& why);
+
+/// A parsed device string. backend: "cpu" | "auto" | "cuda" | "hip" | "gpu" (a bare ordinal).
+struct device_spec {
+  bool valid = false;
+  std::string backend;
+  int ordinal = 0;
+};
+device_spec parse_device(const std::string& device);
+
+/// The cpu backend (src/runtime/runtime_cpu.h declares it with its parameter's default).
+std::unique_ptr<runtime> open_cpu_runtime(int wave_size);
 
 }  // namespace gs

@@ -1,0 +1,92 @@
+// Helpers shared by the runtime tests: every kernel to compile (each embedded kernels/*.cu plus
+// the tests' own axpy.cu), and a forked child for calls into vendor libraries that may abort.
+#pragma once
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/assets.h"
+#include "runtime/runtime.h"
+
+namespace gs::test {
+
+/// Each kernel source the JIT tests compile: the embedded kernels/*.cu (so a new kernel is
+/// covered without touching a test) and tests/runtime/kernels/axpy.cu.
+inline std::vector<compile_request> all_kernel_sources() {
+  std::vector<compile_request> out;
+  for (const asset& a : assets_under("kernels/")) {
+    std::string_view rel = std::string_view(a.path).substr(8);
+    if (rel.find('/') != std::string_view::npos || !rel.ends_with(".cu")) continue;
+    out.push_back({std::string(rel), std::string(a.text), {}});
+  }
+  std::ifstream in(std::string(GPUSTACK_SOURCE_DIR) + "/tests/runtime/kernels/axpy.cu");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  out.push_back({"axpy.cu", ss.str(), {}});
+  return out;
+}
+
+/// Outcome of run_in_child.
+struct child_result {
+  bool exited = false;   ///< exited normally (not by a signal)
+  int exit_code = -1;
+  int signal = 0;
+  bool timed_out = false;
+  std::string output;    ///< what the child wrote to the pipe
+};
+
+/// Run `fn` in a forked child that reports through `write` (the returned string), so that a
+/// vendor library that aborts or hangs costs the child, not the test binary.
+inline child_result run_in_child(const std::function<std::string()>& fn, int timeout_s = 60) {
+  child_result r;
+  int fds[2];
+  if (pipe(fds) != 0) return r;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out = fn();
+    size_t off = 0;
+    while (off < out.size()) {
+      ssize_t w = write(fds[1], out.data() + off, out.size() - off);
+      if (w <= 0) break;
+      off += static_cast<size_t>(w);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  fcntl(fds[0], F_SETFL, O_NONBLOCK);  // drain while waiting: a chatty child must not block on a full pipe
+  char buf[4096];
+  ssize_t n;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) r.output.append(buf, static_cast<size_t>(n));
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) r.output.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  if (WIFEXITED(status)) {
+    r.exited = true;
+    r.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    r.signal = WTERMSIG(status);
+  }
+  return r;
+}
+
+}  // namespace gs::test
