@@ -155,7 +155,8 @@ class cuda_runtime final : public runtime {
     CU_CHECK(api_.cuEventRecord(events_[1], nullptr));
     CU_CHECK(api_.cuEventSynchronize(events_[1]));
     float t = 0;
-    CU_CHECK(api_.elapsed_time(&t, events_[0], events_[1]));
+    CU_CHECK(api_.cuEventElapsedTime_v2 ? api_.cuEventElapsedTime_v2(&t, events_[0], events_[1])
+                                        : api_.cuEventElapsedTime(&t, events_[0], events_[1]));
     ms = t;
     return runtime_status::success();
   }

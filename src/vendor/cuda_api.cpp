@@ -45,10 +45,6 @@ runtime_status cuda_api::load() {
   return st;
 }
 
-CUresult cuda_api::elapsed_time(float* ms, CUevent a, CUevent b) const {
-  return cuEventElapsedTime_v2 ? cuEventElapsedTime_v2(ms, a, b) : cuEventElapsedTime(ms, a, b);
-}
-
 std::string cuda_api::describe(CUresult code) const {
   const char* name = nullptr;
   const char* text = nullptr;

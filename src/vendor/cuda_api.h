@@ -59,13 +59,12 @@ struct cuda_api {
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;
   CUresult (*cuEventDestroy_v2)(CUevent) = nullptr;
   // CUDA 13's cuda.h maps cuEventElapsedTime to _v2 (same signature); drivers before 12.8 only
-  // export the plain name. One of the two is required; elapsed_time() picks it.
+  // export the plain name. One of the two is required; callers prefer _v2.
   CUresult (*cuEventElapsedTime_v2)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
 
   /// Load libcuda.so.1 (or $GPUSTACK_CUDA_LIBRARY) and resolve the table. cuInit is not called.
   runtime_status load();
-  CUresult elapsed_time(float* ms, CUevent a, CUevent b) const;
   /// "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected" for a code.
   std::string describe(CUresult code) const;
   /// A failed call as a runtime_status (the GS_VENDOR_CHECK status builder).
