@@ -1,0 +1,38 @@
+// CPU reference for kernels/gemm.cu: written to be read, not to be fast (a 512^3 product takes
+// about a tenth of a second; the probes check large products on sampled rows).
+// NVCC and HIP-Clang contract `acc += a * b` into one fused multiply-add by default, so the
+// reference uses std::fma too; the probes still compare with a tolerance, because nothing obliges
+// a compiler to contract.
+#include "kernels/ref/gemm_ref.h"
+
+#include <cmath>
+
+#include "kernels/gs_device.h"
+
+namespace gs {
+
+float gemm_ref_element(const float* A, const float* B, int N, int K, int row, int col) {
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc = std::fma(A[size_t(row) * K + k], B[size_t(k) * N + col], acc);
+  return acc;
+}
+
+void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K) {
+  for (int row = 0; row < M; ++row)
+    for (int col = 0; col < N; ++col) C[size_t(row) * N + col] = gemm_ref_element(A, B, N, K, row, col);
+}
+
+std::vector<float> widen_bf16(const uint16_t* p, size_t n) {
+  std::vector<float> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = gs_bf16_to_f32(p[i]);
+  return out;
+}
+
+std::vector<float> widen_f16(const uint16_t* p, size_t n) {
+  std::vector<float> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = gs_f16_to_f32(p[i]);
+  return out;
+}
+
+}  // namespace gs

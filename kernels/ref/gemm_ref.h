@@ -1,0 +1,33 @@
+// CPU reference for kernels/gemm.cu: written to be read, not to be fast. Row-major C = A * B with
+// A M x K and B K x N, fp32 accumulation in k order, bf16/fp16 inputs widened to fp32 first.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gs {
+
+/// The v2 tile shape. The probes pass these to the JIT as GS_GEMM_* defines and the cpu backend
+/// uses them for grid coverage; kernels/gemm.cu's defaults are the same numbers (a test checks).
+struct gemm_tiling {
+  int bm = 128, bn = 128, bk = 8;  ///< block tile: rows of C, columns of C, k-step
+  int tm = 8, tn = 8;              ///< per-thread register tile
+  int threads_x() const { return bn / tn; }  ///< blockDim.x
+  int threads_y() const { return bm / tm; }  ///< blockDim.y
+};
+inline constexpr gemm_tiling gemm_v2_tiling{};
+
+/// Block size of the naive v1 kernels (one thread per element of C).
+inline constexpr int gemm_v1_block = 16;
+
+/// C[row][col] as the kernels compute it: acc = fma(a, b, acc) for k = 0..K-1, from 0.
+float gemm_ref_element(const float* A, const float* B, int N, int K, int row, int col);
+
+/// Every element of C (M x N).
+void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K);
+
+/// bf16 / fp16 bit patterns widened to fp32 (exact), as the kernels' loaders do.
+std::vector<float> widen_bf16(const uint16_t* p, size_t n);
+std::vector<float> widen_f16(const uint16_t* p, size_t n);
+
+}  // namespace gs

@@ -1,0 +1,245 @@
+// gemm.fp32 / gemm.bf16 / gemm.fp16. Two runs per probe:
+//  1. correctness: 301 x 259 x 173, sizes that are no multiple of any tile (16, 128, 8), so every
+//     edge path of the kernel runs; every element checked against the CPU reference.
+//  2. rate: S x S x S (4096 on a GPU: 137 GFLOP, a few ms), timed over `iters` launches; eight
+//     rows are checked against the reference and every element is checked for having been written.
+#include "probes/gemm_probes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "kernels/gs_device.h"
+#include "kernels/ref/gemm_ref.h"
+#include "probes/expected_perf.h"
+#include "probes/gpu_session.h"
+#include "probes/verify.h"
+
+namespace gs {
+namespace {
+
+struct gemm_kind {
+  const char* id;          // probe id
+  const char* kernel_tag;  // gemm_<tag>_v1 / _v2
+  const char* peak_key;    // the card's tensor/matrix figure for this input type, for context
+  size_t elem_bytes;
+};
+
+gemm_kind kind_of(gemm_type t) {
+  switch (t) {
+    case gemm_type::fp32: return {"gemm.fp32", "f32", "fp32_tflops", 4};
+    case gemm_type::bf16: return {"gemm.bf16", "bf16", "bf16_tflops", 2};
+    case gemm_type::fp16: return {"gemm.fp16", "f16", "fp16_tflops", 2};
+  }
+  return {"gemm.fp32", "f32", "fp32_tflops", 4};
+}
+
+// Random inputs in [-1, 1], stored as the kernel reads them (fp32 bits or rounded 16-bit
+// patterns), plus the exact fp32 values the kernel will see after widening.
+struct matrix_input {
+  std::vector<unsigned char> raw;  // what is uploaded
+  std::vector<float> wide;         // what the kernel computes with
+};
+
+matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  matrix_input m;
+  m.wide.resize(n);
+  m.raw.resize(n * kind_of(t).elem_bytes);
+  for (size_t i = 0; i < n; ++i) {
+    float f = dist(rng);
+    if (t == gemm_type::fp32) {
+      std::memcpy(&m.raw[i * 4], &f, 4);
+      m.wide[i] = f;
+    } else {
+      uint16_t h = t == gemm_type::bf16 ? gs_f32_to_bf16(f) : gs_f32_to_f16(f);
+      std::memcpy(&m.raw[i * 2], &h, 2);
+      m.wide[i] = t == gemm_type::bf16 ? gs_bf16_to_f32(h) : gs_f16_to_f32(h);
+    }
+  }
+  return m;
+}
+
+// The error bound for C[row][col]. Kernel and reference both sum K fp32 products, each with
+// error at most gamma_K * sum |a b| (gamma_K ~ K * 2^-24) whatever the order or FMA contraction,
+// so they differ by at most 2 K 2^-24 sum |a b|. bf16/fp16 inputs are rounded once on the host
+// and both sides read the same rounded values: input rounding adds no difference. (For K = 4096
+// and inputs in [-1, 1]: sum |a b| ~ 1000, bound ~ 0.5, typical |C| ~ 20; wrong indexing or a
+// lost k-tile moves an element by ~|C|, far outside; typical real error is ~1e-4.)
+double element_bound(const std::vector<float>& A, const std::vector<float>& B, int N, int K, int row, int col) {
+  double abs_sum = 0;
+  for (int k = 0; k < K; ++k) abs_sum += std::fabs(double(A[size_t(row) * K + k]) * B[size_t(k) * N + col]);
+  return 2.0 * K * std::ldexp(1.0, -24) * abs_sum + 1e-30;
+}
+
+struct gemm_run {
+  int M, N, K;
+  bool all_rows;  // check every row, else a sample of 8
+};
+
+// Upload, launch once, download; check the chosen rows against the reference and every element
+// for having been written. Fills `check` and `guards_ok`; false when a runtime call failed.
+bool run_and_check(gpu_session& s, gemm_type t, kernel_handle k, bool tiled, const gemm_run& g, uint32_t seed,
+                   f32_check& check, bool& guards_ok, std::function<bool(launch_dims&, void**)> timed) {
+  matrix_input a = random_matrix(t, size_t(g.M) * g.K, seed), b = random_matrix(t, size_t(g.K) * g.N, seed + 1);
+  guarded_buffer da, db, dc;
+  size_t c_n = size_t(g.M) * g.N;
+  if (!s.check(da.create(s.rt(), a.raw.size())) || !s.check(db.create(s.rt(), b.raw.size())) ||
+      !s.check(dc.create(s.rt(), c_n * 4)) || !s.check(da.upload(a.raw.data())) || !s.check(db.upload(b.raw.data())) ||
+      !s.check(dc.fill_u32(unwritten_bits)))
+    return false;
+  void *pa = da.ptr(), *pb = db.ptr(), *pc = dc.ptr();
+  int M = g.M, N = g.N, K = g.K;
+  void* args[] = {&pa, &pb, &pc, &M, &N, &K};
+  launch_dims d;
+  if (tiled) {
+    const gemm_tiling& tl = gemm_v2_tiling;
+    d.block[0] = unsigned(tl.threads_x()), d.block[1] = unsigned(tl.threads_y());
+    d.grid[0] = unsigned((N + tl.bn - 1) / tl.bn), d.grid[1] = unsigned((M + tl.bm - 1) / tl.bm);
+  } else {
+    d.block[0] = d.block[1] = gemm_v1_block;
+    d.grid[0] = unsigned((N + gemm_v1_block - 1) / gemm_v1_block), d.grid[1] = unsigned((M + gemm_v1_block - 1) / gemm_v1_block);
+  }
+  s.phase("launch");
+  if (!s.check(s.rt().launch(k, d, args))) return false;
+  s.phase("sync");
+  if (!s.check(s.rt().synchronize())) return false;
+  if (timed && !timed(d, args)) return false;
+
+  s.phase("verify");
+  std::vector<float> got(c_n);
+  if (!s.check(dc.download(got.data())) || !s.check(dc.check_guards(guards_ok))) return false;
+  std::vector<int> rows;
+  if (g.all_rows) {
+    for (int r = 0; r < M; ++r) rows.push_back(r);
+  } else {
+    rows = {0, 1, M / 3, M / 2, 2 * M / 3, M - 2, M - 1, int(seed % unsigned(M))};
+  }
+  std::vector<float> got_rows, want_rows;
+  std::vector<double> bounds;
+  for (int r : rows) {
+    s.heartbeat();  // a large K makes each row ~0.1 s of host work
+    for (int c = 0; c < N; ++c) {
+      got_rows.push_back(got[size_t(r) * N + c]);
+      want_rows.push_back(gemm_ref_element(a.wide.data(), b.wide.data(), N, K, r, c));
+      bounds.push_back(element_bound(a.wide, b.wide, N, K, r, c));
+    }
+  }
+  check = check_f32(got_rows, want_rows, bounds);
+  // Rows not compared still must have been written: count the poison left anywhere in C.
+  if (!g.all_rows) {
+    size_t unwritten = 0;
+    long long first = -1;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (gs_f32_bits(got[i]) == unwritten_bits && unwritten++ == 0) first = (long long)i;
+    if (unwritten && check.ok()) check.first_bad = first;  // an index into C, not into the sampled rows
+    check.unwritten += unwritten;
+    check.bad += unwritten;
+  }
+  return true;
+}
+
+}  // namespace
+
+probe_result run_gemm_with(const probe_context& ctx, gemm_type type, std::unique_ptr<runtime> rt) {
+  const gemm_kind kind = kind_of(type);
+  probe_result r;
+  r.id = kind.id;
+  gpu_session s(ctx, r);
+  if (rt) s.adopt(std::move(rt));
+  else if (!s.open()) return r;
+  const device_props& p = s.props();
+  const bool cpu = p.backend == "cpu";
+  const std::string version = option_text(ctx, "kernel", "v2") == "v1" ? "v1" : "v2";
+  const bool tiled = version == "v2";
+  const int S = int(option_int(ctx, "size", cpu ? 128 : 4096, 16, 16384));
+  const int iters = int(option_int(ctx, "iters", cpu ? 1 : 5, 1, 100));
+  const std::string kernel_name = fmt::format("gemm_{}_{}", kind.kernel_tag, version);
+
+  const gemm_tiling& tl = gemm_v2_tiling;
+  std::vector<std::string> defines = {fmt::format("GS_GEMM_BM={}", tl.bm), fmt::format("GS_GEMM_BN={}", tl.bn),
+                                      fmt::format("GS_GEMM_BK={}", tl.bk), fmt::format("GS_GEMM_TM={}", tl.tm),
+                                      fmt::format("GS_GEMM_TN={}", tl.tn)};
+  module_handle mod;
+  kernel_handle k;
+  if (!s.compile("gemm.cu", defines, mod) || !s.kernel(mod, kernel_name, k)) return r;
+  r.data["kernel"] = kernel_name;
+
+  // 1. Correctness on awkward sizes, every element.
+  f32_check small;
+  bool guards_small = false;
+  if (!run_and_check(s, type, k, tiled, {301, 259, 173, true}, 1001, small, guards_small, nullptr)) return r;
+  r.data["correctness"] = small.to_json();
+  r.data["correctness"]["shape"] = {301, 259, 173};
+  if (!small.ok() || !guards_small) {
+    s.finish(status::fail, kernel_name + " 301x259x173: " + (small.ok() ? "wrote outside C (guard bytes changed)" : small.describe()));
+    return r;
+  }
+
+  // 2. Rate on S x S x S.
+  double ms = 0;
+  auto timed = [&](launch_dims& d, void** args) {
+    s.phase("sync");
+    return s.check(s.rt().time_ms(
+        [&]() {
+          for (int i = 0; i < iters; ++i)
+            if (runtime_status st = s.rt().launch(k, d, args); !st.ok) return st;
+          return runtime_status::success();
+        },
+        ms));
+  };
+  f32_check big;
+  bool guards_big = false;
+  if (!run_and_check(s, type, k, tiled, {S, S, S, false}, 2002, big, guards_big, timed)) return r;
+  r.data["rate_run"] = big.to_json();
+  r.data["rate_run"]["shape"] = {S, S, S};
+  if (!big.ok() || !guards_big) {
+    s.finish(status::fail, fmt::format("{} {}^3: {}", kernel_name, S, big.ok() ? "wrote outside C (guard bytes changed)" : big.describe()));
+    return r;
+  }
+
+  const double tflops = ms > 0 ? 2.0 * double(S) * S * S * iters / (ms * 1e9) : 0.0;
+  std::string load_error, basis;
+  const expected_perf& perf = builtin_expected_perf(&load_error);
+  const gpu_expectation* gpu = perf.find_gpu(p.arch, p.name);
+  double expected = expected_rate(perf, gpu, "gemm_" + version, basis);
+  rate_verdict v = judge_rate(tflops, expected, perf.gemm_warn_below, "TFLOP/s",
+                              "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
+                              "process on the GPU, or a kernel built for a different arch than the device's");
+  r.data["iters"] = iters;
+  r.data["achieved_tflops"] = tflops;
+  r.data["expected_tflops"] = expected;
+  r.data["expected_basis"] = expected > 0 ? basis : (load_error.empty() ? basis : load_error);
+  if (gpu) {
+    // Context only: the tensor/matrix-core peak a library reaches; this kernel uses CUDA-core FMAs.
+    r.data["card_peak_tflops"] = gpu->figure(kind.peak_key);
+    if (gpu->bf16_library_tflops > 0) r.data["card_library_bf16_tflops"] = gpu->bf16_library_tflops;
+  }
+  s.finish(v.outcome, fmt::format("{}: max rel err {:.2g} within bound; {}^3 at {}", kernel_name,
+                                  std::max(small.max_rel_err, big.max_rel_err), S, v.detail));
+  return r;
+}
+
+namespace {
+probe_result run_fp32(const probe_context& ctx) { return run_gemm_with(ctx, gemm_type::fp32, nullptr); }
+probe_result run_bf16(const probe_context& ctx) { return run_gemm_with(ctx, gemm_type::bf16, nullptr); }
+probe_result run_fp16(const probe_context& ctx) { return run_gemm_with(ctx, gemm_type::fp16, nullptr); }
+}  // namespace
+
+const probe_spec gemm_fp32_probe = {
+    "gemm.fp32", "fp32 GEMM kernel: checked against the CPU reference, TFLOP/s against what it reaches on this card",
+    {"tensor.vector_add"}, true, true, run_fp32};
+const probe_spec gemm_bf16_probe = {
+    "gemm.bf16", "bf16-input GEMM kernel (fp32 accumulate): checked against the CPU reference, TFLOP/s judged",
+    {"tensor.vector_add"}, true, true, run_bf16};
+const probe_spec gemm_fp16_probe = {
+    "gemm.fp16", "fp16-input GEMM kernel (fp32 accumulate): checked against the CPU reference, TFLOP/s judged",
+    {"tensor.vector_add"}, true, true, run_fp16};
+
+}  // namespace gs

@@ -1,0 +1,163 @@
+// The cpu backend's kernel table: for each extern "C" kernel in kernels/*.cu, a function that
+// unpacks the launch arguments exactly as the GPU kernel declares them, works out which elements
+// the launched grid covers (a grid that is too small leaves elements unwritten, as on a GPU) and
+// computes them with the CPU reference from kernels/ref/. A new kernel adds one row here.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/ref/copy_bandwidth_ref.h"
+#include "kernels/ref/gemm_ref.h"
+#include "kernels/ref/reduce_sum_ref.h"
+#include "kernels/ref/vector_add_ref.h"
+#include "runtime/runtime_cpu.h"
+
+namespace gs {
+namespace {
+
+// Argument i of a launch, typed as the kernel declares it.
+template <class T>
+T arg(void** args, int i) {
+  return *static_cast<T*>(args[i]);
+}
+
+runtime_status bad_range(const char* kernel, const char* what) {
+  // 700 is CUDA_ERROR_ILLEGAL_ADDRESS: the error a GPU would give for the same bug.
+  return runtime_status::failure(kernel, 700, std::string(what) + " range is outside every allocation");
+}
+
+uint64_t threads_x(const cpu_launch& l) { return uint64_t(l.dims.grid[0]) * l.dims.block[0]; }
+
+// ---- vector_add.cu ---------------------------------------------------------------------------
+
+runtime_status run_vector_add_v1(const cpu_launch& l, void** args) {
+  auto a = arg<const float*>(args, 0), b = arg<const float*>(args, 1);
+  auto c = arg<float*>(args, 2);
+  unsigned n = arg<unsigned>(args, 3);
+  size_t covered = size_t(std::min<uint64_t>(n, threads_x(l)));
+  size_t bytes = covered * sizeof(float);
+  if (covered && (!l.valid_range(a, bytes) || !l.valid_range(b, bytes))) return bad_range("vector_add_v1", "input");
+  if (covered && !l.valid_range(c, bytes)) return bad_range("vector_add_v1", "output");
+  vector_add_ref(a, b, c, covered);
+  return runtime_status::success();
+}
+
+// ---- reduce_sum.cu ---------------------------------------------------------------------------
+
+runtime_status run_reduce_sum_v1(const cpu_launch& l, void** args) {
+  auto x = arg<const float*>(args, 0);
+  auto partial = arg<float*>(args, 1);
+  unsigned n = arg<unsigned>(args, 2);
+  if (l.dims.block[1] != 1 || l.dims.block[2] != 1)
+    return runtime_status::failure("reduce_sum_v1", 1, "reduce_sum_v1 is a 1-D kernel (blockDim.y = blockDim.z = 1)");
+  if (n && !l.valid_range(x, size_t(n) * sizeof(float))) return bad_range("reduce_sum_v1", "input");
+  if (!l.valid_range(partial, size_t(l.dims.grid[0]) * sizeof(float))) return bad_range("reduce_sum_v1", "output");
+  if (!reduce_sum_blocks_ref(x, n, partial, l.dims.grid[0], l.dims.block[0], unsigned(l.wave_size)))
+    return runtime_status::failure(
+        "reduce_sum_v1", 2,
+        "blockDim.x " + std::to_string(l.dims.block[0]) + " is not a multiple of the wave size " +
+            std::to_string(l.wave_size) + " (or exceeds 1024): the kernel's butterfly would read lanes that do not exist");
+  return runtime_status::success();
+}
+
+// ---- copy_bandwidth.cu -----------------------------------------------------------------------
+
+runtime_status run_copy(const char* name, const cpu_launch& l, void** args, bool grid_stride) {
+  auto src = arg<const float*>(args, 0);
+  auto dst = arg<float*>(args, 1);
+  auto n = arg<unsigned long long>(args, 2);
+  // v1 covers one element per thread; v2's grid-stride loop covers everything.
+  uint64_t covered = grid_stride ? n : std::min<uint64_t>(n, threads_x(l));
+  size_t bytes = size_t(covered) * sizeof(float);
+  if (covered && !l.valid_range(src, bytes)) return bad_range(name, "source");
+  if (covered && !l.valid_range(dst, bytes)) return bad_range(name, "destination");
+  if (grid_stride && (reinterpret_cast<uintptr_t>(src) % 16 || reinterpret_cast<uintptr_t>(dst) % 16))
+    return runtime_status::failure(name, 716, "copy_v2 needs 16-byte aligned pointers (misaligned address)");
+  copy_ref(src, dst, size_t(covered));
+  return runtime_status::success();
+}
+runtime_status run_copy_v1(const cpu_launch& l, void** args) { return run_copy("copy_v1", l, args, false); }
+runtime_status run_copy_v2(const cpu_launch& l, void** args) { return run_copy("copy_v2", l, args, true); }
+
+// ---- gemm.cu ---------------------------------------------------------------------------------
+
+enum class gemm_input { f32, bf16, f16 };
+
+runtime_status run_gemm(const char* name, gemm_input in, bool tiled, const cpu_launch& l, void** args) {
+  const void* A = arg<const void*>(args, 0);
+  const void* B = arg<const void*>(args, 1);
+  auto C = arg<float*>(args, 2);
+  int M = arg<int>(args, 3), N = arg<int>(args, 4), K = arg<int>(args, 5);
+  if (M < 0 || N < 0 || K < 0) return runtime_status::failure(name, 1, "negative matrix dimension");
+
+  uint64_t rows_reach, cols_reach;
+  if (tiled) {
+    gemm_tiling t = gemm_v2_tiling;
+    t.bm = l.define_int("GS_GEMM_BM", t.bm);
+    t.bn = l.define_int("GS_GEMM_BN", t.bn);
+    t.tm = l.define_int("GS_GEMM_TM", t.tm);
+    t.tn = l.define_int("GS_GEMM_TN", t.tn);
+    // The tiled kernel indexes its register tile from threadIdx and assumes this exact block.
+    if (t.tm <= 0 || t.tn <= 0 || l.dims.block[0] != unsigned(t.threads_x()) ||
+        l.dims.block[1] != unsigned(t.threads_y()) || l.dims.block[2] != 1)
+      return runtime_status::failure(name, 2,
+                                     "block must be (" + std::to_string(t.threads_x()) + ", " +
+                                         std::to_string(t.threads_y()) + ", 1) for this tile shape");
+    rows_reach = uint64_t(l.dims.grid[1]) * t.bm;
+    cols_reach = uint64_t(l.dims.grid[0]) * t.bn;
+  } else {
+    rows_reach = uint64_t(l.dims.grid[1]) * l.dims.block[1];
+    cols_reach = uint64_t(l.dims.grid[0]) * l.dims.block[0];
+  }
+  int rows = int(std::min<uint64_t>(M, rows_reach)), cols = int(std::min<uint64_t>(N, cols_reach));
+  if (rows == 0 || cols == 0) return runtime_status::success();
+
+  size_t elem = in == gemm_input::f32 ? 4 : 2;
+  size_t a_n = size_t(M) * K, b_n = size_t(K) * N;
+  if ((a_n && !l.valid_range(A, a_n * elem)) || (b_n && !l.valid_range(B, b_n * elem)))
+    return bad_range(name, "input");
+  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * sizeof(float))) return bad_range(name, "output");
+
+  std::vector<float> a_wide, b_wide;
+  const float *a = static_cast<const float*>(A), *b = static_cast<const float*>(B);
+  if (in != gemm_input::f32) {
+    auto widen = in == gemm_input::bf16 ? widen_bf16 : widen_f16;
+    a_wide = widen(static_cast<const uint16_t*>(A), a_n);
+    b_wide = widen(static_cast<const uint16_t*>(B), b_n);
+    a = a_wide.data();
+    b = b_wide.data();
+  }
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) C[size_t(r) * N + c] = gemm_ref_element(a, b, N, K, r, c);
+  return runtime_status::success();
+}
+
+#define GS_GEMM_ADAPTER(kernel, input, tiled) \
+  runtime_status run_##kernel(const cpu_launch& l, void** args) { return run_gemm(#kernel, input, tiled, l, args); }
+GS_GEMM_ADAPTER(gemm_f32_v1, gemm_input::f32, false)
+GS_GEMM_ADAPTER(gemm_bf16_v1, gemm_input::bf16, false)
+GS_GEMM_ADAPTER(gemm_f16_v1, gemm_input::f16, false)
+GS_GEMM_ADAPTER(gemm_f32_v2, gemm_input::f32, true)
+GS_GEMM_ADAPTER(gemm_bf16_v2, gemm_input::bf16, true)
+GS_GEMM_ADAPTER(gemm_f16_v2, gemm_input::f16, true)
+#undef GS_GEMM_ADAPTER
+
+const cpu_kernel kernel_table[] = {
+    {"vector_add.cu", "vector_add_v1", run_vector_add_v1},
+    {"reduce_sum.cu", "reduce_sum_v1", run_reduce_sum_v1},
+    {"copy_bandwidth.cu", "copy_v1", run_copy_v1},
+    {"copy_bandwidth.cu", "copy_v2", run_copy_v2},
+    {"gemm.cu", "gemm_f32_v1", run_gemm_f32_v1},
+    {"gemm.cu", "gemm_bf16_v1", run_gemm_bf16_v1},
+    {"gemm.cu", "gemm_f16_v1", run_gemm_f16_v1},
+    {"gemm.cu", "gemm_f32_v2", run_gemm_f32_v2},
+    {"gemm.cu", "gemm_bf16_v2", run_gemm_bf16_v2},
+    {"gemm.cu", "gemm_f16_v2", run_gemm_f16_v2},
+};
+
+}  // namespace
+
+std::span<const cpu_kernel> cpu_kernels() { return kernel_table; }
+
+}  // namespace gs
