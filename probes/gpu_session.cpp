@@ -19,8 +19,8 @@ bool gpu_session::open() {
     return false;
   }
   if (ctx_.device == "auto" && rt->props().backend == "cpu") {
-    finish(status::skip, "no GPU found (" + (why.message.empty() ? std::string("auto chose the cpu backend") : why.message) +
-                             "); --device cpu runs this probe on the CPU references");
+    finish(status::skip, (why.message.empty() ? std::string("no GPU found, auto chose the cpu backend") : why.message) +
+                             "; --device cpu runs this probe on the CPU references");
     return false;
   }
   adopt(std::move(rt));

@@ -274,6 +274,21 @@ TEST(NativeProbes, MissingDeviceIsSkipNeverPass) {
   }
 }
 
+// "auto" either opens a real GPU or skips: a GPU probe never passes on the CPU references by
+// accident (on a machine without a GPU, as in CI, this is the skip branch).
+TEST(NativeProbes, AutoNeverPassesOnTheCpuBackend) {
+  recording_sink sink;
+  gs::probe_context ctx;
+  ctx.progress = &sink;
+  ctx.device = "auto";
+  gs::probe_result r = gs::device_visible_probe.run(ctx);
+  if (r.outcome == gs::status::skip) {
+    EXPECT_NE(r.detail.find("--device cpu"), std::string::npos) << r.detail;
+  } else {
+    EXPECT_NE(r.data["device"]["backend"], "cpu") << r.detail;
+  }
+}
+
 TEST(NativeProbes, AreInTheRegistryWithDependenciesFirst) {
   std::vector<std::string> seen;
   for (const gs::probe_spec* p : gs::all_probes()) {
