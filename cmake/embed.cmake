@@ -7,5 +7,6 @@ function(gpustack_embed name out)
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${PROJECT_SOURCE_DIR} "-DFILES=${files}"
             -P ${PROJECT_SOURCE_DIR}/cmake/embed_write.cmake
     DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/embed_write.cmake
-    COMMENT "Embedding ${name} assets")
+    COMMENT "Embedding ${name} assets"
+    VERBATIM)
 endfunction()
