@@ -173,6 +173,30 @@ const std::vector<rule_case>& cases() {
          return f;
        },
        [] { return r9700(); }},
+      {"GS-HOST-004",
+       [] {
+         machine_facts f = r9700();
+         f.stack.amdgpu_loaded = false;
+         f.gpus[0].source = "pci";
+         return f;
+       },
+       [] {
+         machine_facts f = r9700();
+         f.stack.amdgpu_loaded = false;  // unreadable /sys/module, but KFD found the GPU
+         return f;
+       }},
+      {"GS-HOST-005",
+       [] {
+         machine_facts f = h200();
+         f.stack.nvidia_driver.clear();
+         f.gpus[0].source = "pci";
+         return f;
+       },
+       [] {
+         machine_facts f = h200();
+         f.stack.nvidia_driver.clear();  // version unparsed, but /proc/driver/nvidia listed the GPU
+         return f;
+       }},
       {"GS-HOST-005",
        [] {
          machine_facts f = h200();
