@@ -1,0 +1,34 @@
+// Display-class PCI functions from /sys/bus/pci/devices: the ground truth of which GPUs are
+// plugged in, whatever driver (if any) claimed them. Used to report GPUs whose driver is not
+// loaded, and to fill PCI ids/revision the vendor interfaces do not show.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "sys/sysroot.h"
+
+namespace gs {
+
+struct pci_function {
+  std::string address;     ///< "0000:03:00.0"
+  uint32_t vendor = 0;     ///< 0x1002, 0x10de
+  uint32_t device = 0;     ///< 0x7551
+  uint32_t revision = 0;   ///< 0xc0
+  uint32_t pci_class = 0;  ///< 0x030000 VGA, 0x030200 3D, 0x038000 display, 0x120000 accelerator
+  std::string driver;      ///< basename of the driver link ("amdgpu", "nvidia", "vfio-pci"), "" unbound
+};
+
+/// Attributes of one PCI function directory ("/sys/bus/pci/devices/0000:03:00.0" or a DRM
+/// card's device link). Unreadable or malformed id files become issues in `facts`.
+pci_function read_pci_function(const sysroot& sys, const std::string& dir, const std::string& address,
+                               machine_facts& facts);
+
+/// Every display-class (0x03xxxx) or accelerator-class (0x12xxxx) function of `vendor`, by address.
+std::vector<pci_function> list_pci_gpus(const sysroot& sys, uint32_t vendor, machine_facts& facts);
+
+/// "1002:7551" from vendor and device.
+std::string pci_id_text(uint32_t vendor, uint32_t device);
+
+}  // namespace gs

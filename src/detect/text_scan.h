@@ -1,0 +1,39 @@
+// Small text helpers shared by the sysfs/procfs parsers in detect/: trimming, line splitting and
+// strict number parsing. Strict because a sysfs value that does not parse must become a
+// detection_issue, not a silent 0 (std::stoul would accept "12abc" and throw on "").
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gs::scan {
+
+/// `s` without leading and trailing spaces, tabs, CR and LF.
+std::string_view trim(std::string_view s);
+
+/// Lines of `text` without their '\n' (a final line without '\n' is included).
+std::vector<std::string_view> lines(std::string_view text);
+
+/// Unsigned decimal, the whole of `s` (after trim); nullopt on anything else or overflow.
+std::optional<uint64_t> parse_u64(std::string_view s);
+
+/// Decimal that may start with '-' (the kernel prints some int32 fields with %u, some with %d);
+/// a negative value wraps like the kernel's %u would show it.
+std::optional<uint64_t> parse_u64_or_negative(std::string_view s);
+
+/// Hex with an optional "0x" prefix ("0x7551", "c0"); nullopt on anything else or overflow.
+std::optional<uint64_t> parse_hex(std::string_view s);
+
+/// Lower-case hex, zero padded to `width` digits ("7551", "00c0").
+std::string hex(uint64_t v, int width);
+
+/// True when `s` holds only printable ASCII and tabs (sysfs text files always do; binary junk
+/// in a captured tree does not).
+bool printable(std::string_view s);
+
+/// Case-insensitive "contains".
+bool icontains(std::string_view haystack, std::string_view needle);
+
+}  // namespace gs::scan
