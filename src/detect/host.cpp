@@ -30,7 +30,7 @@ void read_os(const sysroot& sys, machine_facts& facts) {
   }
   auto kv = parse_os_release(*r.text);
   if (kv.empty()) {
-    add_issue(facts, source, "no KEY=VALUE lines: not an os-release file");
+    add_issue(facts, source, "no key/value lines: not an os-release file");
     return;
   }
   facts.host.os_id = kv["ID"];
