@@ -16,6 +16,7 @@ static std::vector<command_spec> command_table() {
   return {
       check_command(),
       snapshot_command(),
+      probe_command(),
   };
 }
 

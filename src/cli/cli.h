@@ -32,6 +32,7 @@ bool use_color(const output_options& o);
 
 command_spec check_command();
 command_spec snapshot_command();
+command_spec probe_command();
 
 int run_cli(int argc, char** argv);
 

@@ -1,0 +1,200 @@
+// `gpustack probe [IDS...]`: detect the machine, run the probes (each isolated one in its own
+// watched child, docs/watchdog.md), and report. With no ids, the default suite (every probe
+// not named selftest.*); named probes bring their dependencies along. Exit 3 when any hung.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+#include "cli/cli.h"
+#include "detect/detect.h"
+#include "report/report.h"
+#include "rules/knowledge_base.h"
+#include "watch/probe_display.h"
+#include "watch/probe_runner.h"
+
+namespace gs {
+namespace {
+
+struct probe_args {
+  output_options out;
+  std::vector<std::string> ids;
+  bool list = false;
+  double timeout_s = 0;  ///< 0: the per-phase defaults
+  std::string device = "auto";
+  std::vector<std::string> sets;
+  detect_options detect;  ///< --python / --venv: the interpreter the py.* probes run
+};
+
+/// Live progress on stderr (stdout carries the report): redrawn in place on a terminal, one
+/// plain line per finished probe otherwise.
+class progress_display {
+ public:
+  progress_display() : tty_(::isatty(STDERR_FILENO) == 1) {}
+  void on_event(const runner_event& e) {
+    using clock = std::chrono::steady_clock;
+    switch (e.kind) {
+      case runner_event::started:
+        start_ = clock::now();
+        phase_ = "start";
+        draw(e);
+        break;
+      case runner_event::entered:
+        phase_ = e.phase;
+        draw(e);
+        break;
+      case runner_event::tick:
+        if (clock::now() - last_draw_ > std::chrono::milliseconds(200)) draw(e);
+        break;
+      case runner_event::finished:
+        if (tty_) std::fputs("\r\033[K", stderr);
+        std::fprintf(stderr, "%s\n", progress_final_line(e.index, e.total, *e.result).c_str());
+        break;
+    }
+  }
+
+ private:
+  void draw(const runner_event& e) {
+    if (!tty_) return;
+    last_draw_ = std::chrono::steady_clock::now();
+    double t = std::chrono::duration<double>(last_draw_ - start_).count();
+    std::fprintf(stderr, "\r\033[K%s", progress_live_line(e.index, e.total, e.spec->id, phase_, t).c_str());
+    std::fflush(stderr);
+  }
+  bool tty_;
+  std::string phase_;
+  std::chrono::steady_clock::time_point start_{}, last_draw_{};
+};
+
+bool report_unknown(const std::vector<std::string>& unknown) {
+  for (const std::string& id : unknown) {
+    std::string msg = "gpustack: unknown probe '" + id + "'";
+    std::vector<std::string> near = close_matches(all_probes(), id);
+    for (size_t i = 0; i < near.size(); ++i) msg += (i == 0 ? " (did you mean " : ", ") + near[i];
+    if (!near.empty()) msg += "?)";
+    std::fprintf(stderr, "%s; `gpustack probe --list` shows them all\n", msg.c_str());
+  }
+  return unknown.empty();
+}
+
+/// Knowledge-base findings for the machine, plus rules whose text patterns match what a failed
+/// probe said (its detail, output and kernel-log lines).
+std::vector<finding> gather_findings(const machine_facts& facts, std::vector<probe_result>& results) {
+  std::vector<kb_error> errors;
+  knowledge_base kb = knowledge_base::load_builtin(errors);
+  std::vector<finding> out = kb.evaluate(facts);
+  std::set<std::string> seen;
+  for (const finding& f : out) seen.insert(f.id);
+  for (probe_result& r : results) {
+    if (r.outcome == status::pass || r.outcome == status::skip) continue;
+    std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
+    for (const std::string& l : r.kernel_log) text += "\n" + l;
+    for (finding& f : kb.match_error_text(text, facts)) {
+      // A probe may have named the finding itself already (the py.* steps do, in the child).
+      if (std::find(r.finding_ids.begin(), r.finding_ids.end(), f.id) == r.finding_ids.end())
+        r.finding_ids.push_back(f.id);
+      if (seen.insert(f.id).second) out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+int run_probe_command(const probe_args& a) {
+  const std::vector<const probe_spec*>& table = all_probes();
+  if (a.list) {
+    std::fputs(format_probe_list(table).c_str(), stdout);
+    return exit_ok;
+  }
+  std::vector<std::string> unknown;
+  std::vector<const probe_spec*> run =
+      a.ids.empty() ? default_suite(table) : select_probes(table, a.ids, &unknown);
+  if (!report_unknown(unknown)) return exit_usage;
+
+  sysroot sys = sysroot::live();
+  breadcrumb_file crumbs(breadcrumb_file::default_dir(sys.environment()));
+  std::optional<std::string> stale = take_stale_breadcrumb(crumbs, current_boot_id());
+  if (stale) std::fprintf(stderr, "gpustack: %s\n", stale->c_str());
+  machine_facts facts = detect_machine(sys, a.detect);
+  if (stale) facts.issues.push_back({crumbs.path(), *stale});
+
+  runner_options o;
+  if (a.timeout_s > 0) o.limits.deadlines.override_all(a.timeout_s);
+  o.device = a.device;
+  for (const std::string& kv : a.sets) {
+    size_t eq = kv.find('=');
+    o.probe_options[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  }
+  o.facts = &facts;
+  std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
+  std::unique_ptr<kernel_log_source> klog = open_kernel_log();
+  o.cpu = cpu.get();
+  o.kernel_log = klog.get();
+  o.breadcrumb = &crumbs;
+  const probe_spec* visible = find_probe("device.visible");
+  o.gpu_still_usable = [visible, &o] {
+    if (!visible) return true;  // nothing to ask with: assume usable
+    runner_options q = o;
+    q.limits.deadlines.override_all(20);  // a healthy GPU lists itself in well under a second
+    q.gpu_still_usable = nullptr;
+    probe_result r = run_probe(*visible, q);
+    return r.outcome == status::pass || r.outcome == status::warn;
+  };
+  progress_display display;
+  o.on_event = [&display](const runner_event& e) { display.on_event(e); };
+  install_interrupt_handler();
+  run_summary s = run_probes(run, o);
+  for (const std::string& n : s.notes) facts.issues.push_back({"gpustack probe", n});
+
+  report_input in;
+  in.facts = &facts;
+  in.findings = gather_findings(facts, s.results);
+  in.probes = s.results;
+  report_options ro;
+  ro.include_identifiers = a.out.include_identifiers;
+  ro.command = "probe";
+  nlohmann::json report = build_report(in, ro);
+  std::string json_text = report.dump(2) + "\n";
+  bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
+                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
+  if (!ok) return exit_usage;
+  if (s.interrupted) return 130;  // the shell's convention for "ended by SIGINT"
+  // The probes' own verdict as a floor, so a hang exits 3 whatever else the report holds
+  // (3 > 1 > 0 is also the GUIDE's order of precedence).
+  int from_probes = exit_ok;
+  for (const probe_result& r : s.results)
+    from_probes = std::max(from_probes, r.outcome == status::hang ? int(exit_hang)
+                                        : is_failure(r.outcome)   ? int(exit_failed)
+                                                                  : int(exit_ok));
+  return std::max(exit_code_for(report), from_probes);
+}
+
+}  // namespace
+
+command_spec probe_command() {
+  return {"probe", "run probes, each risky one in a watched child process (hang-safe)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<probe_args>();
+            sub.add_option("ids", a->ids, "probe ids to run (default: every probe but selftest.*)");
+            sub.add_flag("--list", a->list, "list the probes, their flags and dependencies");
+            sub.add_option("--timeout", a->timeout_s,
+                           "seconds any one phase may take (default per phase: compile 120, "
+                           "load 30, launch 30, sync 30, verify 60)")
+                ->check(CLI::PositiveNumber);
+            sub.add_option("--device", a->device, "where kernels run: cpu, auto or a GPU ordinal N")
+                ->check([](const std::string& v) -> std::string {
+                  if (v == "cpu" || v == "auto") return {};
+                  if (!v.empty() && v.size() < 4 && v.find_first_not_of("0123456789") == std::string::npos)
+                    return {};
+                  return "must be cpu, auto or a GPU ordinal such as 0";
+                });
+            sub.add_option("--set", a->sets, "probe option KEY=VALUE (repeatable)");
+            sub.add_option("--python", a->detect.python, "the Python interpreter the py.* probes run");
+            sub.add_option("--venv", a->detect.venv, "the virtual environment whose Python the py.* probes run");
+            add_output_options(sub, a->out);
+            return [a] { return run_probe_command(*a); };
+          }};
+}
+
+}  // namespace gs

@@ -1,0 +1,62 @@
+// Human-facing lines of a probe run (see probe_display.h).
+#include "watch/probe_display.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gs {
+namespace {
+
+std::string counter(size_t index, size_t total) {
+  int w = static_cast<int>(std::to_string(total).size());
+  return fmt::format("[{:>{}}/{}]", index + 1, w, total);
+}
+
+std::string seconds(double s) { return s < 10 ? fmt::format("{:.1f} s", s) : fmt::format("{:.0f} s", s); }
+
+}  // namespace
+
+std::string progress_live_line(size_t index, size_t total, std::string_view id,
+                               std::string_view phase, double elapsed_s) {
+  return fmt::format("{} {} ... {} {}", counter(index, total), id, phase, seconds(elapsed_s));
+}
+
+std::string progress_final_line(size_t index, size_t total, const probe_result& r) {
+  std::string line = fmt::format("{} {} ... {}", counter(index, total), r.id, to_string(r.outcome));
+  if (r.outcome == status::hang || r.outcome == status::crash) line += " in " + r.phase;
+  if (r.outcome != status::skip) line += " " + seconds(r.duration_ms / 1000.0);
+  if (r.outcome != status::pass && !r.detail.empty()) {
+    // One screen line: the full text is in the report.
+    std::string d = r.detail.size() > 120 ? r.detail.substr(0, 117) + "..." : r.detail;
+    line += ": " + d;
+  }
+  return line;
+}
+
+std::string format_probe_list(const std::vector<const probe_spec*>& table) {
+  size_t wid = 2, wdep = 10;
+  auto deps = [](const probe_spec* p) {
+    std::string d;
+    for (const char* x : p->depends_on) d += (d.empty() ? "" : ",") + std::string(x);
+    return d.empty() ? std::string("-") : d;
+  };
+  for (const probe_spec* p : table) {
+    wid = std::max(wid, std::string_view(p->id).size());
+    wdep = std::max(wdep, deps(p).size());
+  }
+  std::string out = fmt::format("{:<{}}  {:<8}  {:<3}  {:<{}}  {}\n", "ID", wid, "ISOLATED", "GPU",
+                                "DEPENDS ON", wdep, "SUMMARY");
+  bool any_selftest = false;
+  for (const probe_spec* p : table) {
+    any_selftest = any_selftest || std::string_view(p->id).starts_with("selftest.");
+    out += fmt::format("{:<{}}  {:<8}  {:<3}  {:<{}}  {}\n", p->id, wid,
+                       p->isolated ? "yes" : "no", p->uses_gpu ? "yes" : "no", deps(p), wdep,
+                       p->summary);
+  }
+  if (table.empty()) out += "(no probes)\n";
+  if (any_selftest) out += "\nselftest.* probes are not in the default suite; they run only when named.\n";
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,20 @@
+// The text a probe run shows a person: the in-place line on a terminal, the one line per
+// finished probe ("[ 3/13] gemm.bf16 ... pass 1.2 s"), and the `gpustack probe --list` table.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probes/probe.h"
+
+namespace gs {
+
+/// "[ 3/13] gemm.bf16 ... compile 12.3 s" (redrawn in place while the probe runs).
+std::string progress_live_line(size_t index, size_t total, std::string_view id,
+                               std::string_view phase, double elapsed_s);
+/// "[ 3/13] gemm.bf16 ... pass 1.2 s", and for anything but pass ": <detail>".
+std::string progress_final_line(size_t index, size_t total, const probe_result& r);
+/// id, isolated/gpu flags, dependencies and summary of every probe, one row each.
+std::string format_probe_list(const std::vector<const probe_spec*>& table);
+
+}  // namespace gs

@@ -1,0 +1,141 @@
+// run_probes: the run order, the dependency rule, the breadcrumb around GPU probes, kernel-log
+// lines, and the "is the GPU still usable" cascade after a GPU probe hangs or crashes.
+#include <unistd.h>
+
+#include <map>
+
+#include "watch/probe_runner.h"
+
+namespace gs {
+namespace {
+
+probe_result skipped(const probe_spec& spec, std::string why) {
+  probe_result r;
+  r.id = spec.id;
+  r.outcome = status::skip;
+  r.detail = std::move(why);
+  return r;
+}
+
+/// "" when every dependency passed or warned, else the one-line reason to skip.
+std::string dependency_problem(const probe_spec& spec, const std::map<std::string, status>& done) {
+  for (const char* dep : spec.depends_on) {
+    auto it = done.find(dep);
+    if (it == done.end()) return std::string("depends on ") + dep + " which did not run";
+    if (it->second != status::pass && it->second != status::warn)
+      return std::string("depends on ") + dep + " which was " + std::string(to_string(it->second));
+  }
+  return {};
+}
+
+/// Keeps the breadcrumb of one GPU probe current; removes it when the probe is over.
+class crumb_keeper {
+ public:
+  crumb_keeper(const breadcrumb_file* file, const probe_spec& spec) : file_(file) {
+    if (!file_ || !spec.uses_gpu) {
+      file_ = nullptr;
+      return;
+    }
+    crumb_.probe = spec.id;
+    crumb_.pid = static_cast<long>(::getpid());
+    crumb_.boot_id = current_boot_id();
+    set_phase("start");
+  }
+  ~crumb_keeper() {
+    if (file_) file_->remove();
+  }
+  void set_phase(std::string_view phase) {
+    if (!file_) return;
+    crumb_.phase = std::string(phase);
+    crumb_.time_utc = utc_now_iso();
+    file_->write(crumb_);  // a crumb that cannot be written costs only the post-mortem
+  }
+
+ private:
+  const breadcrumb_file* file_;
+  breadcrumb crumb_;
+};
+
+}  // namespace
+
+run_summary run_probes(const std::vector<const probe_spec*>& probes, const runner_options& o) {
+  run_summary s;
+  std::map<std::string, status> done;
+  std::string gpu_gone;  // why GPU probes are no longer run
+  bool log_noted = false;
+  auto emit = [&](runner_event ev) {
+    if (o.on_event) o.on_event(ev);
+  };
+  auto note_log = [&](const kernel_log_read& k) {
+    if (k.readable || log_noted) return;
+    log_noted = true;
+    s.notes.push_back("the kernel log is not readable (" + k.why +
+                      "), so GPU resets or faults during probes cannot be attached to them");
+  };
+
+  for (size_t i = 0; i < probes.size(); ++i) {
+    const probe_spec& spec = *probes[i];
+    runner_event base;
+    base.index = i;
+    base.total = probes.size();
+    base.spec = &spec;
+    std::string skip_why;
+    if (s.interrupted) skip_why = "not run: the run was interrupted";
+    else if (spec.uses_gpu && !gpu_gone.empty()) skip_why = gpu_gone;
+    else skip_why = dependency_problem(spec, done);
+    if (!skip_why.empty()) {
+      s.results.push_back(skipped(spec, skip_why));
+    } else {
+      runner_event ev = base;
+      ev.kind = runner_event::started;
+      emit(ev);
+      if (o.kernel_log) note_log(o.kernel_log->read_new());  // drop what came before
+      probe_result r;
+      {
+        crumb_keeper crumb(o.breadcrumb, spec);
+        auto on_phase = [&](std::string_view p) {
+          crumb.set_phase(p);
+          runner_event pe = base;
+          pe.kind = runner_event::entered;
+          pe.phase = std::string(p);
+          emit(pe);
+        };
+        auto on_tick = [&](double t) {
+          runner_event te = base;
+          te.kind = runner_event::tick;
+          te.elapsed_s = t;
+          emit(te);
+        };
+        r = run_probe(spec, o, on_phase, on_tick);
+        if (spec.uses_gpu && (r.outcome == status::hang || r.outcome == status::crash)) {
+          // Processes stuck in the driver through SIGKILL mean the GPU is wedged; otherwise
+          // ask (a quick visibility probe in its own child) before more GPU work is sent.
+          bool stuck = r.data.value("unkillable", false);
+          bool usable = !stuck && (!o.gpu_still_usable || o.gpu_still_usable());
+          r.data["gpu_usable_after"] = usable;
+          if (!usable)
+            gpu_gone = "not run: the GPU stopped answering after " + std::string(spec.id) +
+                       (r.outcome == status::hang ? " hung in phase " + r.phase : " crashed") +
+                       "; reset the GPU or reboot, then run again";
+        }
+      }
+      // Read after the usability check: a reset is often logged seconds after the kill.
+      if (o.kernel_log) {
+        kernel_log_read k = o.kernel_log->read_new();
+        note_log(k);
+        for (std::string& line : k.lines)
+          if (is_gpu_event_line(line)) r.kernel_log.push_back(std::move(line));
+      }
+      if (interrupt_requested()) s.interrupted = true;
+      s.results.push_back(std::move(r));
+    }
+    done[spec.id] = s.results.back().outcome;
+    runner_event fe = base;
+    fe.kind = runner_event::finished;
+    fe.result = &s.results.back();
+    emit(fe);
+  }
+  return s;
+}
+
+}  // namespace gs
