@@ -163,6 +163,21 @@ const std::vector<rule_case>& cases() {
          return f;
        }},
       {"GS-HOST-001", [] { return dev_error(1, "EACCES"); }, [] { return r9700(); }, severity::fail},
+      {"GS-HOST-008",
+       [] {
+         machine_facts f = dev_error(0, "EACCES");
+         f.host.in_container = true;
+         f.host.container_kind = "docker";
+         f.access[0].group = "992";
+         return f;
+       },
+       [] { return dev_error(0, "EACCES"); }},
+      {"GS-HOST-001", [] { return dev_error(0, "EACCES"); },
+       [] {
+         machine_facts f = dev_error(0, "EACCES");
+         f.host.in_container = true;
+         return f;
+       }},
       {"GS-HOST-002", [] { return dev_error(0, "EPERM"); }, [] { return dev_error(0, "EACCES"); }},
       {"GS-HOST-003", [] { return dev_error(0, "ENOENT", false); }, [] { return r9700(); }},
       {"GS-HOST-004",
@@ -211,6 +226,8 @@ const std::vector<rule_case>& cases() {
        [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); }},
       {"GS-DET-002", [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); },
        [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "ENOENT"); }},
+      {"GS-DET-002", [] { return issue("/sys/bus/pci/devices/0000:0c:00.0", "AMD GPU 1002:7550: its KFD node is hidden (EPERM)"); },
+       [] { return issue("/sys/bus/pci/devices/0000:0c:00.0/device", "not a hex number"); }},
   };
   return c;
 }
