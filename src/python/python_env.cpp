@@ -87,8 +87,11 @@ void derive_layout(const sysroot& sys, const python_location& loc, const std::ma
     }
     // A venv's interpreter is a link to the base Python; a dangling one means the base was
     // removed (uv python uninstall, a pyenv version deleted) and the venv cannot start.
-    if (auto target = sys.readlink(loc.interpreter); target && !stat_resolved(sys, loc.interpreter).exists)
-      issues.push_back({loc.interpreter, "links to " + *target + ", which does not exist: the venv's base Python is gone"});
+    // The resolved target (not the link text) keeps the message the same on a snapshot replay,
+    // which may store an absolute link as a relative one.
+    if (sys.readlink(loc.interpreter) && !stat_resolved(sys, loc.interpreter).exists)
+      issues.push_back({loc.interpreter, "links to " + resolve_path(sys, loc.interpreter) +
+                                             ", which does not exist: the venv's base Python is gone"});
     add_site_dir(sys, path_join(loc.prefix, "lib/python" + xy + "/site-packages"), dirs);
     add_site_dir(sys, path_join(loc.prefix, "lib64/python" + xy + "/site-packages"), dirs);
     if (cfg.include_system_site_packages() && !cfg.home().empty())
