@@ -2,6 +2,7 @@
 // build_report() assembles and redacts; renderers only ever see the redacted JSON, so no
 // output path can leak what redaction removed.
 #pragma once
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,12 +16,16 @@ namespace gs {
 struct report_options {
   bool include_identifiers = false;  ///< --include-identifiers: keep hostname/user/serials (never secrets)
   std::string command = "check";     ///< which gpustack command produced it
+  std::string created_utc;           ///< "" = now; tests pin it ("2026-12-02T10:00:00Z")
 };
 
 struct report_input {
   const machine_facts* facts = nullptr;
   std::vector<finding> findings;
   std::vector<probe_result> probes;
+  /// The whole environment the facts came from (sysroot::environment()), when it is not this
+  /// process's own (`check --sysroot`): secret values in it are removed wherever they appear.
+  const std::map<std::string, std::string>* environment = nullptr;
 };
 
 /// The full, redacted report.                                    (report/report_json.cpp)

@@ -1,8 +1,218 @@
-// PLACEHOLDER: being written (issue 2).
+// build_report: machine_facts + findings + probe results -> the schema-v1 JSON tree
+// (reports/schema/report.schema.json, docs/report-format.md), then redaction over the whole
+// tree. exit_code_for reads the same tree, so `check` and a saved report agree on the code.
+#include <ctime>
+
+#include "report/redact.h"
 #include "report/report.h"
+
 namespace gs {
-nlohmann::json build_report(const report_input&, const report_options&) { return nlohmann::json::object(); }
-std::string render_human(const nlohmann::json& r, bool) { return r.dump(2) + "\n"; }
-std::string render_markdown(const nlohmann::json& r) { return r.dump(2) + "\n"; }
-int exit_code_for(const nlohmann::json&) { return 0; }
+namespace {
+
+using nlohmann::json;
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json host_json(const host_info& h, bool identifiers) {
+  json j = {
+      {"os", {{"id", h.os_id}, {"version", h.os_version}, {"pretty", h.os_pretty}}},
+      {"kernel", h.kernel},
+      {"machine", h.machine},
+      {"cpu", {{"model", h.cpu_model}, {"logical", h.cpu_logical}, {"physical_cores", h.cpu_physical_cores}}},
+      {"ram", {{"total_bytes", h.ram_total_bytes}, {"available_bytes", h.ram_available_bytes}}},
+      {"swap", {{"total_bytes", h.swap_total_bytes}, {"free_bytes", h.swap_free_bytes}}},
+      {"zram_bytes", h.zram_bytes},
+      {"container", {{"detected", h.in_container}, {"kind", h.container_kind}}},
+  };
+  // Identity leaves the machine only when asked for (--include-identifiers).
+  if (identifiers) j["identity"] = {{"hostname", h.hostname}, {"user", h.user}, {"home", h.home}};
+  return j;
+}
+
+json gpu_json(const gpu_info& g) {
+  return {
+      {"vendor", g.vendor},
+      {"arch", g.arch},
+      {"name", g.name},
+      {"pci_id", g.pci_id},
+      {"pci_revision", g.pci_revision},
+      {"pci_address", g.pci_address},
+      {"vram_bytes", g.vram_bytes},
+      {"wave_size", g.wave_size},
+      {"compute_units", g.compute_units},
+      {"source", g.source},
+      {"family", g.family},
+      {"gfx_target_version", g.gfx_target_version},
+      {"kfd_node", g.kfd_node},
+      {"render_minor", g.render_minor},
+      {"compute_capability", g.compute_capability},
+      {"serial", g.serial},
+  };
+}
+
+json library_json(const library_info& l) {
+  return {{"name", l.name}, {"path", l.path}, {"soname", l.soname}, {"version", l.version}, {"origin", l.origin}};
+}
+
+/// The run-time compilers gpustack itself uses (NVRTC, comgr, hiprtc), picked out of the
+/// libraries so a reader sees at once whether kernels can be built here.
+json compiler_json(const stack_info& s) {
+  json c = json::object();
+  for (const library_info& l : s.libraries) {
+    std::string key;
+    if (l.name.find("nvrtc") != std::string::npos) key = "nvrtc";
+    else if (l.name.find("comgr") != std::string::npos) key = "comgr";
+    else if (l.name.find("hiprtc") != std::string::npos) key = "hiprtc";
+    if (!key.empty() && !c.contains(key)) c[key] = {{"version", l.version}, {"path", l.path}};
+  }
+  return c;
+}
+
+json stack_json(const stack_info& s, const python_info& py) {
+  json rocm_installs = json::array();
+  for (const rocm_install& r : s.rocm_installs)
+    rocm_installs.push_back({{"path", r.path}, {"version", r.version}, {"active", r.active}});
+  json libs = json::array();
+  for (const library_info& l : s.libraries) libs.push_back(library_json(l));
+  json packages = json::object(), details = json::object();
+  for (const auto& [name, p] : py.packages) {
+    packages[name] = p.version;
+    details[name] = {{"location", p.location}, {"installer", p.installer}, {"editable", p.editable}};
+  }
+  auto torch = py.packages.find("torch");
+  return {
+      {"driver",
+       {{"amdgpu", {{"loaded", s.amdgpu_loaded}, {"initstate", s.amdgpu_initstate}, {"version", s.amdgpu_version}}},
+        {"nvidia", {{"version", s.nvidia_driver}, {"open_module", s.nvidia_open_module}}}}},
+      {"rocm", {{"version", s.rocm_version}, {"installs", rocm_installs}, {"hip_runtime_source", s.hip_runtime_source}}},
+      {"cuda",
+       {{"toolkit_version", s.cuda_toolkit_version}, {"toolkit_path", s.cuda_toolkit_path}, {"driver_api", s.cuda_driver_api}}},
+      {"libraries", libs},
+      {"compiler", compiler_json(s)},
+      {"python",
+       {{"found", py.found},
+        {"interpreter", py.interpreter},
+        {"version", py.version},
+        {"env_kind", py.env_kind},
+        {"prefix", py.prefix},
+        {"how_found", py.how_found},
+        {"site_packages", py.site_packages},
+        {"packages", packages},
+        {"package_details", details}}},
+      {"torch",
+       {{"version", torch == py.packages.end() ? "" : torch->second.version}, {"cuda", py.torch_cuda}, {"hip", py.torch_hip}}},
+  };
+}
+
+json finding_json(const finding& f) {
+  return {{"id", f.id},          {"severity", to_string(f.level)}, {"title", f.title},
+          {"evidence", f.evidence}, {"remediation", f.remediation}, {"refs", f.refs},
+          {"rule_source", f.rule_source}};
+}
+
+json probe_json(const probe_result& p) {
+  return {{"id", p.id},
+          {"status", to_string(p.outcome)},
+          {"phase", p.phase},
+          {"duration_ms", p.duration_ms},
+          {"detail", p.detail},
+          {"data", p.data.is_object() ? p.data : json{{"value", p.data}}},
+          {"finding_ids", p.finding_ids},
+          {"kernel_log", p.kernel_log}};
+}
+
+/// The one-line verdict and the counts it rests on.
+json summary_json(const json& findings, const json& probes) {
+  json fc = {{"info", 0}, {"warn", 0}, {"fail", 0}};
+  json pc = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}, {"hang", 0}, {"crash", 0}, {"error", 0}};
+  for (const json& f : findings) fc[f["severity"].get<std::string>()] = fc[f["severity"].get<std::string>()].get<int>() + 1;
+  for (const json& p : probes) pc[p["status"].get<std::string>()] = pc[p["status"].get<std::string>()].get<int>() + 1;
+  int probe_failures = pc["fail"].get<int>() + pc["crash"].get<int>() + pc["error"].get<int>();
+  std::string status = pc["hang"].get<int>() > 0                          ? "hang"
+                       : (fc["fail"].get<int>() > 0 || probe_failures > 0) ? "fail"
+                       : (fc["warn"].get<int>() > 0 || pc["warn"].get<int>() > 0) ? "warn"
+                                                                                  : "pass";
+  auto plural = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+  std::string text = status + ": " + plural(fc["fail"].get<int>(), "failure", "failures") + ", " +
+                     plural(fc["warn"].get<int>(), "warning", "warnings") + ", " +
+                     plural(fc["info"].get<int>(), "note", "notes");
+  if (!probes.empty()) {
+    text += "; probes";
+    bool first = true;
+    for (const char* k : {"pass", "warn", "fail", "skip", "hang", "crash", "error"}) {
+      int n = pc[k].get<int>();
+      if (n == 0) continue;
+      text += (first ? " " : ", ") + std::to_string(n) + " " + k;
+      first = false;
+    }
+  }
+  if (status == "hang") text += " (the GPU may need a reset)";
+  return {{"status", status}, {"text", text}, {"findings", fc}, {"probes", pc}};
+}
+
+}  // namespace
+
+nlohmann::json build_report(const report_input& in, const report_options& opts) {
+  static const machine_facts kEmpty;
+  const machine_facts& f = in.facts ? *in.facts : kEmpty;
+  json gpus = json::array();
+  for (const gpu_info& g : f.gpus) gpus.push_back(gpu_json(g));
+  json access = json::array();
+  for (const device_access& a : f.access)
+    access.push_back({{"path", a.path},   {"exists", a.exists}, {"ok", a.ok},
+                      {"error", a.error}, {"group", a.group},   {"user_in_group", a.user_in_group}});
+  json env = json::object();
+  for (const auto& [k, v] : f.env) env[k] = v;
+  json findings = json::array();
+  for (const finding& x : in.findings) findings.push_back(finding_json(x));
+  json probes = json::array();
+  for (const probe_result& p : in.probes) probes.push_back(probe_json(p));
+  json issues = json::array();
+  for (const detection_issue& i : f.issues) issues.push_back({{"source", i.source}, {"message", i.message}});
+
+  json r = {
+      {"schema_version", 1},
+      {"tool", {{"name", "gpustack"}, {"version", GPUSTACK_VERSION}, {"command", opts.command}}},
+      {"created_utc", opts.created_utc.empty() ? utc_now() : opts.created_utc},
+      {"host", host_json(f.host, opts.include_identifiers)},
+      {"gpus", gpus},
+      {"stack", stack_json(f.stack, f.python)},
+      {"env", env},
+      {"access", access},
+      {"findings", findings},
+      {"probes", probes},
+      {"issues", issues},
+      {"summary", summary_json(findings, probes)},
+  };
+  redactor red = redactor::for_facts(f, opts.include_identifiers);
+  if (in.environment) red.add_secret_values(*in.environment);
+  red.scrub_json(r);
+  // Added after the pass: a key named "secrets" would otherwise have its own value removed.
+  r["redaction"] = {{"identifiers", opts.include_identifiers ? "included" : "redacted"}, {"secrets", "redacted"}};
+  return r;
+}
+
+int exit_code_for(const nlohmann::json& report) {
+  if (!report.is_object()) return exit_ok;
+  bool failed = false;
+  if (auto it = report.find("probes"); it != report.end() && it->is_array())
+    for (const json& p : *it) {
+      if (!p.is_object() || !p.contains("status") || !p["status"].is_string()) continue;
+      auto s = parse_status(p["status"].get<std::string>());
+      if (s == status::hang) return exit_hang;
+      if (s && is_failure(*s)) failed = true;
+    }
+  if (auto it = report.find("findings"); it != report.end() && it->is_array())
+    for (const json& f : *it)
+      if (f.is_object() && f.value("severity", "") == "fail") failed = true;
+  return failed ? exit_failed : exit_ok;
+}
+
 }  // namespace gs

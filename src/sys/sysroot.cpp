@@ -80,6 +80,10 @@ sysroot sysroot::captured(std::string dir) {
   if (auto* env = t["env"].as_table())
     for (auto& [k, v] : *env)
       if (auto val = v.value<std::string>()) (*s.env_)[std::string(k.str())] = *val;
+  // [links] "/opt/rocm" = "/opt/rocm-7.2.0": what readlink() answers for that path.
+  if (auto* links = t["links"].as_table())
+    for (auto& [k, v] : *links)
+      if (auto target = v.value<std::string>()) s.links_[std::string(k.str())] = *target;
   // [owners] "/dev/kfd" = { uid = 0, gid = 992, mode = 0o660 }
   if (auto* owners = t["owners"].as_table())
     for (auto& [k, v] : *owners)
@@ -228,6 +232,10 @@ node_stat sysroot::stat(std::string_view path) const {
 }
 
 std::optional<std::string> sysroot::readlink(std::string_view path) const {
+  if (auto it = links_.find(path); it != links_.end()) {
+    note(path, 0);
+    return it->second;
+  }
   char buf[PATH_MAX];
   ssize_t n = ::readlink(host_path(path).c_str(), buf, sizeof buf - 1);
   note(path, (n < 0 && errno == ENOENT) ? ENOENT : 0);  // EINVAL (not a link) is no read error

@@ -103,6 +103,9 @@ class sysroot {
     mode_t perm;
   };
   std::map<std::string, owner, std::less<>> owners_;
+  /// [links]: a symlink's target as the machine stored it, where the tree holds a rewritten one
+  /// (a snapshot makes absolute targets relative so they resolve inside the tree).
+  std::map<std::string, std::string, std::less<>> links_;
   recorder recorder_;
 };
 

@@ -1,0 +1,276 @@
+// render_human: the terminal view of a (redacted) report. Goal: one screen, ~30-40 lines on a
+// typical one-GPU machine: header, GPU table, stack (only what is present), findings worst
+// first with their fix, probes, verdict. Reads the JSON only, tolerating missing fields, so a
+// saved report from another version renders too.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "report/report.h"
+
+namespace gs {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kWidth = 100;        // columns a line may take before it is cut with "..."
+constexpr size_t kMaxFindings = 12;   // beyond this the rest is one "... N more" line
+constexpr size_t kMaxProbes = 12;     // beyond this passing probes collapse to a count
+
+/// j[a][b]... as text ("" when absent or not a scalar).
+std::string str(const json& j, std::initializer_list<const char*> path) {
+  const json* cur = &j;
+  for (const char* k : path) {
+    if (!cur->is_object()) return "";
+    auto it = cur->find(k);
+    if (it == cur->end()) return "";
+    cur = &*it;
+  }
+  if (cur->is_string()) return cur->get<std::string>();
+  if (cur->is_number_integer()) return std::to_string(cur->get<long long>());
+  if (cur->is_number()) return fmt::format("{}", cur->get<double>());
+  if (cur->is_boolean()) return cur->get<bool>() ? "true" : "false";
+  return "";
+}
+
+double num(const json& j, const char* k) {
+  auto it = j.is_object() ? j.find(k) : j.end();
+  return (j.is_object() && it != j.end() && it->is_number()) ? it->get<double>() : 0.0;
+}
+
+/// j[k] when it is an object, else an empty object: a malformed report must still render.
+const json& obj(const json& j, const char* k) {
+  static const json kEmpty = json::object();
+  if (!j.is_object()) return kEmpty;
+  auto it = j.find(k);
+  return (it != j.end() && it->is_object()) ? *it : kEmpty;
+}
+
+const json& arr(const json& j, const char* k) {
+  static const json kEmpty = json::array();
+  if (!j.is_object()) return kEmpty;
+  auto it = j.find(k);
+  return (it != j.end() && it->is_array()) ? *it : kEmpty;
+}
+
+std::string cut(std::string s, size_t width) {
+  if (s.size() <= width) return s;
+  size_t n = width > 3 ? width - 3 : 0;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // not inside a UTF-8 sequence
+  return s.substr(0, n) + "...";
+}
+
+struct painter {
+  bool on;
+  std::string operator()(const std::string& s, const char* code) const {
+    return on ? std::string("\x1b[") + code + "m" + s + "\x1b[0m" : s;
+  }
+  std::string bold(const std::string& s) const { return (*this)(s, "1"); }
+  std::string dim(const std::string& s) const { return (*this)(s, "2"); }
+};
+
+const char* severity_color(const std::string& s) {
+  return s == "fail" ? "1;31" : s == "warn" ? "33" : "36";
+}
+
+const char* status_color(const std::string& s) {
+  if (s == "pass") return "32";
+  if (s == "warn") return "33";
+  if (s == "skip") return "2";
+  if (s == "hang") return "1;35";
+  return "1;31";  // fail, crash, error
+}
+
+std::string gib(double bytes) { return fmt::format("{:.1f}", bytes / (1024.0 * 1024.0 * 1024.0)); }
+
+void header(const json& r, std::string& out, const painter& p) {
+  const json& h = obj(r, "host");
+  std::vector<std::string> parts{"gpustack " + str(r, {"tool", "version"})};
+  std::string os = str(h, {"os", "pretty"});
+  if (os.empty()) os = (str(h, {"os", "id"}) + " " + str(h, {"os", "version"}));
+  if (os.find_first_not_of(' ') != std::string::npos) parts.push_back(os);
+  if (!str(h, {"kernel"}).empty()) parts.push_back("kernel " + str(h, {"kernel"}));
+  int logical = static_cast<int>(num(obj(h, "cpu"), "logical"));
+  if (logical > 0) parts.push_back(fmt::format("{} CPUs", logical));
+  double ram = num(obj(h, "ram"), "total_bytes");
+  if (ram > 0) parts.push_back("RAM " + gib(ram) + " GiB");
+  double swap = num(obj(h, "swap"), "total_bytes");
+  if (ram > 0) parts.push_back(swap > 0 ? "swap " + gib(swap) + " GiB" : "no swap");
+  if (str(h, {"container", "detected"}) == "true")
+    parts.push_back("container " + (str(h, {"container", "kind"}).empty() ? std::string("?") : str(h, {"container", "kind"})));
+  std::string line;
+  for (size_t i = 0; i < parts.size(); ++i) line += (i ? " | " : "") + parts[i];
+  out += p.bold(cut(line, kWidth)) + "\n";
+}
+
+void gpu_table(const json& r, std::string& out, const painter& p) {
+  const json& gpus = arr(r, "gpus");
+  if (gpus.empty()) {
+    out += p.bold("GPUs") + "  none found\n";
+    return;
+  }
+  out += p.bold("GPUs") + "\n";
+  out += p.dim(fmt::format("  {:<2} {:<7} {:<8} {:<34} {:>8} {:>4} {:>4}", "#", "vendor", "arch", "name", "VRAM GiB", "CUs",
+                           "wave")) + "\n";
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    const json& g = gpus[i];
+    int cus = static_cast<int>(num(g, "compute_units")), wave = static_cast<int>(num(g, "wave_size"));
+    out += fmt::format("  {:<2} {:<7} {:<8} {:<34} {:>8} {:>4} {:>4}\n", i, cut(str(g, {"vendor"}), 7),
+                       cut(str(g, {"arch"}), 8), cut(str(g, {"name"}), 34),
+                       num(g, "vram_bytes") > 0 ? gib(num(g, "vram_bytes")) : "?", cus > 0 ? std::to_string(cus) : "?",
+                       wave > 0 ? std::to_string(wave) : "?");
+  }
+}
+
+void stack_rows(const json& r, std::string& out, const painter& p) {
+  const json& s = obj(r, "stack");
+  std::vector<std::pair<std::string, std::string>> rows;
+  std::string drv;
+  if (str(s, {"driver", "amdgpu", "loaded"}) == "true") {
+    std::string v = str(s, {"driver", "amdgpu", "version"});
+    drv = "amdgpu " + (v.empty() ? std::string("in-kernel") : v);
+    if (!str(s, {"driver", "amdgpu", "initstate"}).empty()) drv += " (" + str(s, {"driver", "amdgpu", "initstate"}) + ")";
+  }
+  if (!str(s, {"driver", "nvidia", "version"}).empty()) {
+    if (!drv.empty()) drv += ", ";
+    drv += "nvidia " + str(s, {"driver", "nvidia", "version"}) + (str(s, {"driver", "nvidia", "open_module"}) == "true" ? " (open)" : "");
+  }
+  if (!drv.empty()) rows.push_back({"driver", drv});
+  if (!str(s, {"rocm", "version"}).empty()) {
+    std::string v = str(s, {"rocm", "version"});
+    for (const json& i : arr(obj(s, "rocm"), "installs"))
+      if (str(i, {"active"}) == "true") v += " (" + str(i, {"path"}) + ")";
+    size_t n = arr(obj(s, "rocm"), "installs").size();
+    if (n > 1) v += fmt::format(", {} installs", n);
+    rows.push_back({"ROCm", v});
+  }
+  std::string cuda;
+  if (!str(s, {"cuda", "toolkit_version"}).empty()) cuda = "toolkit " + str(s, {"cuda", "toolkit_version"});
+  if (!str(s, {"cuda", "driver_api"}).empty()) cuda += (cuda.empty() ? "" : ", ") + std::string("driver API ") + str(s, {"cuda", "driver_api"});
+  if (!cuda.empty()) rows.push_back({"CUDA", cuda});
+  const json& py = obj(s, "python");
+  if (str(py, {"found"}) == "true") {
+    std::string v = str(py, {"version"}) + " " + str(py, {"env_kind"}) + "  " + str(py, {"interpreter"});
+    rows.push_back({"Python", v});
+  } else {
+    rows.push_back({"Python", "not found (--python PATH or --venv DIR)"});
+  }
+  const json& pk = obj(py, "packages");
+  auto version_of = [&pk](const char* n) { return str(pk, {n}); };
+  if (!version_of("torch").empty()) {
+    std::string t = version_of("torch");
+    std::string build;
+    if (!str(s, {"torch", "hip"}).empty()) build = "HIP " + str(s, {"torch", "hip"});
+    else if (!str(s, {"torch", "cuda"}).empty()) build = "CUDA " + str(s, {"torch", "cuda"});
+    else build = "CPU-only build";
+    rows.push_back({"torch", t + " (" + build + ")"});
+  }
+  // The rest of the fine-tuning stack on as few lines as the width allows.
+  static constexpr std::array<const char*, 12> kPackages{
+      "triton", "pytorch-triton-rocm", "pytorch-triton", "bitsandbytes", "flash-linear-attention", "causal-conv1d",
+      "flash-attn", "transformers", "peft", "trl", "accelerate", "unsloth"};
+  std::string line;
+  bool first_row = true;
+  auto flush = [&] {
+    if (line.empty()) return;
+    rows.push_back({first_row ? "packages" : "", line});
+    first_row = false;
+    line.clear();
+  };
+  for (const char* n : kPackages) {
+    if (version_of(n).empty()) continue;
+    std::string item = std::string(n) + " " + version_of(n);
+    if (!line.empty() && line.size() + 2 + item.size() > kWidth - 16) flush();
+    line += (line.empty() ? "" : ", ") + item;
+  }
+  flush();
+  std::string env_line;
+  if (r.contains("env") && r["env"].is_object())
+    for (auto& [k, v] : r["env"].items()) env_line += (env_line.empty() ? "" : "  ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  if (!env_line.empty()) rows.push_back({"env", env_line});
+  std::string acc;
+  for (const json& a : arr(r, "access")) {
+    if (str(a, {"exists"}) != "true") continue;
+    std::string e = str(a, {"path"}) + " " + (str(a, {"ok"}) == "true" ? "ok" : str(a, {"error"}));
+    if (str(a, {"ok"}) != "true" && !str(a, {"group"}).empty())
+      e += " (group " + str(a, {"group"}) + (str(a, {"user_in_group"}) == "true" ? ")" : ", not a member)");
+    acc += (acc.empty() ? "" : ", ") + e;
+  }
+  if (!acc.empty()) rows.push_back({"access", acc});
+  out += p.bold("Stack") + "\n";
+  for (auto& [k, v] : rows) out += cut(fmt::format("  {:<13} {}", k, v), kWidth) + "\n";
+}
+
+int severity_rank(const std::string& s) { return s == "fail" ? 0 : s == "warn" ? 1 : 2; }
+
+void findings_block(const json& r, std::string& out, const painter& p) {
+  std::vector<const json*> fs;
+  for (const json& f : arr(r, "findings")) fs.push_back(&f);
+  std::stable_sort(fs.begin(), fs.end(), [](const json* a, const json* b) {
+    return severity_rank(str(*a, {"severity"})) < severity_rank(str(*b, {"severity"}));
+  });
+  if (fs.empty()) {
+    out += p.bold("Findings") + "  none\n";
+    return;
+  }
+  out += p.bold(fmt::format("Findings ({})", fs.size())) + "\n";
+  for (size_t i = 0; i < fs.size() && i < kMaxFindings; ++i) {
+    const json& f = *fs[i];
+    std::string sev = str(f, {"severity"});
+    std::string tag = "[" + (sev == "fail" ? std::string("FAIL") : sev == "warn" ? "WARN" : "INFO") + "]";
+    std::string head = " " + str(f, {"id"}) + "  " + str(f, {"title"});
+    out += "  " + p(tag, severity_color(sev)) + cut(head, kWidth - 8) + "\n";
+    if (!str(f, {"evidence"}).empty()) out += p.dim(cut("         seen: " + str(f, {"evidence"}), kWidth)) + "\n";
+    if (!str(f, {"remediation"}).empty()) out += cut("         fix:  " + str(f, {"remediation"}), kWidth) + "\n";
+  }
+  if (fs.size() > kMaxFindings)
+    out += fmt::format("  ... {} more (gpustack check --markdown lists them all)\n", fs.size() - kMaxFindings);
+}
+
+void probes_block(const json& r, std::string& out, const painter& p) {
+  const json& ps = arr(r, "probes");
+  if (ps.empty()) return;
+  out += p.bold(fmt::format("Probes ({})", ps.size())) + "\n";
+  bool collapse = ps.size() > kMaxProbes;
+  size_t hidden = 0;
+  for (const json& pr : ps) {
+    std::string st = str(pr, {"status"});
+    if (collapse && st == "pass") {
+      ++hidden;
+      continue;
+    }
+    std::string time = fmt::format("{:.1f} ms", num(pr, "duration_ms"));
+    std::string line = fmt::format("  {:<24} {} {:>10}  {}", cut(str(pr, {"id"}), 24), p(fmt::format("{:<5}", st), status_color(st)),
+                                   time, str(pr, {"detail"}));
+    if (st == "hang" || st == "crash" || st == "fail")
+      if (!str(pr, {"phase"}).empty()) line += "  [phase " + str(pr, {"phase"}) + "]";
+    out += cut(line, kWidth + (p.on ? 12 : 0)) + "\n";
+  }
+  if (hidden) out += fmt::format("  ... and {} more passed\n", hidden);
+}
+
+}  // namespace
+
+std::string render_human(const nlohmann::json& report, bool color) {
+  painter p{color};
+  std::string out;
+  const json& r = report.is_object() ? report : json::object();
+  header(r, out, p);
+  gpu_table(r, out, p);
+  stack_rows(r, out, p);
+  findings_block(r, out, p);
+  probes_block(r, out, p);
+  size_t issues = arr(r, "issues").size();
+  if (issues) out += p.dim(fmt::format("{} detection note{} (gpustack check --json shows them)", issues, issues == 1 ? "" : "s")) + "\n";
+  std::string st = str(r, {"summary", "status"});
+  std::string text = str(r, {"summary", "text"});
+  if (!st.empty() && text.rfind(st + ": ", 0) == 0) text = text.substr(st.size() + 2);
+  std::string upper = st;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  out += p.bold("Summary ") + p(upper.empty() ? "?" : upper, st == "pass" ? "1;32" : status_color(st)) + "  " +
+         cut(text, kWidth - 10 - upper.size()) + "\n";
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,200 @@
+// render_markdown: an issue-ready summary of a (redacted) report. A title with the verdict,
+// a small GPU/stack table, the findings, the probes, and the full JSON in a collapsed
+// <details> block, so a maintainer gets everything from one paste. Text from the report is
+// escaped: "<user>" and "<redacted>" would otherwise vanish as HTML tags on GitHub.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/report.h"
+
+namespace gs {
+namespace {
+
+using nlohmann::json;
+
+std::string str(const json& j, std::initializer_list<const char*> path) {
+  const json* cur = &j;
+  for (const char* k : path) {
+    if (!cur->is_object()) return "";
+    auto it = cur->find(k);
+    if (it == cur->end()) return "";
+    cur = &*it;
+  }
+  if (cur->is_string()) return cur->get<std::string>();
+  if (cur->is_number_integer()) return std::to_string(cur->get<long long>());
+  if (cur->is_number()) return fmt::format("{}", cur->get<double>());
+  if (cur->is_boolean()) return cur->get<bool>() ? "true" : "false";
+  return "";
+}
+
+/// j[k] when it is an object, else an empty object: a malformed report must still render.
+const json& obj(const json& j, const char* k) {
+  static const json kEmpty = json::object();
+  if (!j.is_object()) return kEmpty;
+  auto it = j.find(k);
+  return (it != j.end() && it->is_object()) ? *it : kEmpty;
+}
+
+const json& arr(const json& j, const char* k) {
+  static const json kEmpty = json::array();
+  if (!j.is_object()) return kEmpty;
+  auto it = j.find(k);
+  return (it != j.end() && it->is_array()) ? *it : kEmpty;
+}
+
+/// Plain text: backslash-escape what Markdown or HTML would interpret; newlines become spaces.
+std::string md(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      continue;
+    }
+    if (std::string_view("\\`*_[]<>|#~").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+/// Inline code: a fence longer than any backtick run inside; '|' escaped for table cells.
+std::string code(std::string_view s) {
+  size_t longest = 0, cur = 0;
+  for (char c : s) {
+    cur = c == '`' ? cur + 1 : 0;
+    longest = std::max(longest, cur);
+  }
+  std::string fence(longest + 1, '`');
+  std::string body;
+  for (char c : s) {
+    if (c == '\n' || c == '\r') body += ' ';
+    else if (c == '|') body += "\\|";
+    else body += c;
+  }
+  bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string gib(const json& bytes) {
+  double b = bytes.is_number() ? bytes.get<double>() : 0;
+  return b > 0 ? fmt::format("{:.1f} GiB", b / (1024.0 * 1024.0 * 1024.0)) : "? GiB";
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+void title(const json& r, std::string& out) {
+  std::string st = str(r, {"summary", "status"});
+  std::string what;
+  const json& gpus = arr(r, "gpus");
+  if (!gpus.empty()) what = fmt::format("{}x {} ({})", gpus.size(), str(gpus[0], {"name"}), str(gpus[0], {"arch"}));
+  else what = "no GPU found";
+  std::string os = str(r, {"host", "os", "pretty"});
+  out += "### gpustack " + md(str(r, {"tool", "command"})) + ": " + (st.empty() ? "?" : upper(st)) + " on " + md(what);
+  if (!os.empty()) out += ", " + md(os);
+  out += "\n\n" + md(str(r, {"summary", "text"})) + "\n\n";
+}
+
+void stack_table(const json& r, std::string& out) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  const json& gpus = arr(r, "gpus");
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    const json& g = gpus[i];
+    rows.push_back({fmt::format("GPU {}", i), code(str(g, {"name"})) + " " + md(str(g, {"arch"})) + ", " +
+                                                  gib(g.is_object() && g.contains("vram_bytes") ? g["vram_bytes"] : json()) + ", wave" + str(g, {"wave_size"}) +
+                                                  ", " + md(str(g, {"pci_id"}))});
+  }
+  const json& s = obj(r, "stack");
+  if (!str(s, {"driver", "nvidia", "version"}).empty()) rows.push_back({"NVIDIA driver", code(str(s, {"driver", "nvidia", "version"}))});
+  if (str(s, {"driver", "amdgpu", "loaded"}) == "true") {
+    std::string v = str(s, {"driver", "amdgpu", "version"});
+    rows.push_back({"amdgpu", v.empty() ? "in-kernel" : code(v)});
+  }
+  if (!str(s, {"rocm", "version"}).empty()) rows.push_back({"ROCm", code(str(s, {"rocm", "version"}))});
+  if (!str(s, {"cuda", "toolkit_version"}).empty()) rows.push_back({"CUDA toolkit", code(str(s, {"cuda", "toolkit_version"}))});
+  std::string k = str(r, {"host", "kernel"});
+  if (!k.empty()) rows.push_back({"kernel", code(k)});
+  const json& py = obj(s, "python");
+  if (str(py, {"found"}) == "true")
+    rows.push_back({"Python", code(str(py, {"version"})) + " (" + md(str(py, {"env_kind"})) + ")"});
+  const json& pk = obj(py, "packages");
+  if (!str(pk, {"torch"}).empty()) {
+    std::string build = !str(s, {"torch", "hip"}).empty() ? "HIP " + str(s, {"torch", "hip"})
+                        : !str(s, {"torch", "cuda"}).empty() ? "CUDA " + str(s, {"torch", "cuda"})
+                                                              : "CPU-only";
+    rows.push_back({"torch", code(str(pk, {"torch"})) + " (" + md(build) + ")"});
+  }
+  for (const char* n : {"triton", "pytorch-triton-rocm", "bitsandbytes", "flash-linear-attention", "causal-conv1d",
+                        "flash-attn", "transformers", "peft", "trl"})
+    if (!str(pk, {n}).empty()) rows.push_back({n, code(str(pk, {n}))});
+  out += "| | |\n|---|---|\n";
+  for (auto& [a, b] : rows) out += "| " + md(a) + " | " + b + " |\n";
+  out += "\n";
+}
+
+void findings_list(const json& r, std::string& out) {
+  std::vector<const json*> fs;
+  for (const json& f : arr(r, "findings")) fs.push_back(&f);
+  auto rank = [](const json* f) {
+    std::string s = str(*f, {"severity"});
+    return s == "fail" ? 0 : s == "warn" ? 1 : 2;
+  };
+  std::stable_sort(fs.begin(), fs.end(), [&](const json* a, const json* b) { return rank(a) < rank(b); });
+  out += "**Findings**";
+  if (fs.empty()) {
+    out += ": none\n\n";
+    return;
+  }
+  out += "\n\n";
+  for (const json* f : fs) {
+    out += "- **" + upper(str(*f, {"severity"})) + "** " + code(str(*f, {"id"})) + " " + md(str(*f, {"title"})) + "\n";
+    if (!str(*f, {"evidence"}).empty()) out += "  - seen: " + md(str(*f, {"evidence"})) + "\n";
+    if (!str(*f, {"remediation"}).empty()) out += "  - fix: " + md(str(*f, {"remediation"})) + "\n";
+    std::string refs;
+    for (const json& ref : arr(*f, "refs"))
+      if (ref.is_string()) refs += (refs.empty() ? "" : ", ") + md(ref.get<std::string>());
+    if (!refs.empty()) out += "  - refs: " + refs + "\n";
+  }
+  out += "\n";
+}
+
+void probes_table(const json& r, std::string& out) {
+  const json& ps = arr(r, "probes");
+  if (ps.empty()) return;
+  out += "**Probes**\n\n| probe | status | time | detail |\n|---|---|---:|---|\n";
+  for (const json& p : ps) {
+    double ms = p.is_object() && p.contains("duration_ms") && p["duration_ms"].is_number() ? p["duration_ms"].get<double>() : 0;
+    std::string st = str(p, {"status"});
+    out += "| " + code(str(p, {"id"})) + " | " + (st == "pass" ? md(st) : "**" + md(st) + "**") + " | " +
+           fmt::format("{:.1f} ms", ms) + " | " + md(str(p, {"detail"})) + " |\n";
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const nlohmann::json& report) {
+  const json& r = report.is_object() ? report : json::object();
+  std::string out;
+  title(r, out);
+  stack_table(r, out);
+  findings_list(r, out);
+  probes_table(r, out);
+  size_t issues = arr(r, "issues").size();
+  if (issues) out += fmt::format("{} detection note{} in the JSON below (`issues`).\n\n", issues, issues == 1 ? "" : "s");
+  // JSON strings never hold a raw newline, so a fence line can only clash if it is all
+  // backticks; a fence longer than any backtick run in the text rules that out anyway.
+  std::string body = report.dump(2);
+  size_t longest = 0, cur = 0;
+  for (char c : body) {
+    cur = c == '`' ? cur + 1 : 0;
+    longest = std::max(longest, cur);
+  }
+  std::string fence(std::max<size_t>(3, longest + 1), '`');
+  out += "<details><summary>gpustack report (JSON)</summary>\n\n" + fence + "json\n" + body + "\n" + fence + "\n\n</details>\n";
+  return out;
+}
+
+}  // namespace gs
