@@ -310,6 +310,29 @@ TEST(BuiltinRules, EveryErrorTextPatternMatchesThroughMatchErrorText) {
   EXPECT_GE(patterns, 8);
 }
 
+TEST(BuiltinRules, HostileValuesEverywhereNeverCrash) {
+  const std::vector<std::string> values = {"", " ", "-1", "99999999999999999999", "1.2.3.4.5.6", "GPU-", ",,,", "[[[",
+                                           "max_split_size_mb:", ":::", "1e309", std::string(5000, '9'), "\xff\xfe"};
+  const char* vars[] = {"HSA_OVERRIDE_GFX_VERSION", "HSA_OVERRIDE_GFX_VERSION_1", "PYTORCH_ALLOC_CONF",
+                        "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "CUDA_VISIBLE_DEVICES",
+                        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "TORCH_USE_HIPBLASLT", "LD_PRELOAD"};
+  for (const std::string& v : values) {
+    machine_facts f = two_amd();
+    f.gpus.push_back(h200().gpus[0]);
+    for (const char* k : vars) f.env[k] = v;
+    f.stack.rocm_version = v;
+    f.stack.nvidia_driver = v;
+    f.python.torch_hip = v;
+    f.python.torch_cuda = v;
+    f.python.packages["torch"].version = v;
+    f.python.packages["bitsandbytes"] = {"bitsandbytes", v, "", "", false};
+    f.gpus[0].arch = v;
+    f.issues.push_back({v, v});
+    EXPECT_NO_THROW(builtin().evaluate(f));
+    EXPECT_NO_THROW(builtin().match_error_text(v, f));
+  }
+}
+
 TEST(BuiltinRules, TheTritonPipelinerErrorNamesTheRuleOnAGfx1201WithFla) {
   machine_facts f = with_pkg(triton36(r9700()), "flash-linear-attention", "0.5.0");
   std::vector<finding> fs = builtin().match_error_text(
