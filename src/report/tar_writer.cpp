@@ -98,7 +98,8 @@ bool tar_gz_writer::header(std::string_view name, char type, uint64_t size, std:
     if (link.size() > 100) link = link.substr(0, 100);
   }
   char h[kBlock] = {};
-  std::memcpy(h, nm.data(), nm.size());
+  // (memcpy from an empty string_view's null data() is undefined even for 0 bytes.)
+  if (!nm.empty()) std::memcpy(h, nm.data(), nm.size());
   octal(h + 100, 8, m.mode & 07777);
   octal(h + 108, 8, m.uid);
   octal(h + 116, 8, m.gid);
@@ -106,10 +107,10 @@ bool tar_gz_writer::header(std::string_view name, char type, uint64_t size, std:
   octal(h + 136, 12, static_cast<uint64_t>(m.mtime < 0 ? 0 : m.mtime));
   std::memset(h + 148, ' ', 8);
   h[156] = type;
-  std::memcpy(h + 157, link.data(), std::min<size_t>(link.size(), 100));
+  if (!link.empty()) std::memcpy(h + 157, link.data(), std::min<size_t>(link.size(), 100));
   std::memcpy(h + 257, "ustar", 6);  // with its NUL
   std::memcpy(h + 263, "00", 2);
-  std::memcpy(h + 345, prefix.data(), std::min<size_t>(prefix.size(), 155));
+  if (!prefix.empty()) std::memcpy(h + 345, prefix.data(), std::min<size_t>(prefix.size(), 155));
   unsigned sum = 0;
   for (unsigned char c : h) sum += c;
   std::snprintf(h + 148, 8, "%06o", sum);  // six digits, NUL, and the space already there
