@@ -3,6 +3,10 @@
 // exit code follows GUIDE "Exit codes", and malformed input never throws.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "core/assets.h"
 #include "report/report.h"
 #include "report/sample_facts.h"
 #include "support/report_schema.h"
@@ -156,6 +160,18 @@ TEST(ReportJson, SchemaRejectsBrokenReports) {
   json extra = r;
   extra["hostname"] = "gpu-box-01";
   EXPECT_FALSE(matches_report_schema(extra));
+}
+
+TEST(ReportJson, SchemaIsEmbeddedAsOnDisk) {
+  // The binary carries its schema (a saved report can be checked without the sources).
+  auto embedded = find_asset("reports/schema/report.schema.json");
+  ASSERT_TRUE(embedded.has_value());
+  std::ifstream f(GPUSTACK_SCHEMA, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(std::string(*embedded), ss.str());
+  json schema = json::parse(*embedded);
+  EXPECT_EQ(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
 }
 
 struct exit_case {
