@@ -12,6 +12,7 @@
 #include "detect/detect.h"
 #include "report/report.h"
 #include "rules/knowledge_base.h"
+#include "runtime/runtime.h"
 #include "watch/probe_display.h"
 #include "watch/probe_runner.h"
 
@@ -182,12 +183,11 @@ command_spec probe_command() {
                            "seconds any one phase may take (default per phase: compile 120, "
                            "load 30, launch 30, sync 30, verify 60)")
                 ->check(CLI::PositiveNumber);
-            sub.add_option("--device", a->device, "where kernels run: cpu, auto or a GPU ordinal N")
+            sub.add_option("--device", a->device,
+                           "where kernels run: cpu, auto, a GPU ordinal N, cuda:N or hip:N")
                 ->check([](const std::string& v) -> std::string {
-                  if (v == "cpu" || v == "auto") return {};
-                  if (!v.empty() && v.size() < 4 && v.find_first_not_of("0123456789") == std::string::npos)
-                    return {};
-                  return "must be cpu, auto or a GPU ordinal such as 0";
+                  if (parse_device(v).valid) return {};
+                  return "must be cpu, auto, N, cuda:N or hip:N";
                 });
             sub.add_option("--set", a->sets, "probe option KEY=VALUE (repeatable)");
             sub.add_option("--python", a->detect.python, "the Python interpreter the py.* probes run");

@@ -137,6 +137,7 @@ probe_result from_outcome(const probe_spec& spec, const watch_outcome& w) {
   if (w.end == watch_end::hang) {
     r.data["deadline_s"] = w.deadline_s;
     r.data["phase_elapsed_s"] = w.phase_elapsed_s;
+    r.data["pgid"] = w.pgid;  // the group that was killed: `kill -0 -PGID` shows it is gone
   }
   if (troubled && !w.output_tail.empty()) r.data["output_tail"] = w.output_tail;
   if (w.left_processes) r.data["left_processes"] = true;

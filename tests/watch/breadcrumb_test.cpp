@@ -106,7 +106,12 @@ TEST_F(BreadcrumbTest, MalformedFileIsReportedAndRemoved) {
 }
 
 TEST(BreadcrumbLive, PidAliveAndBootId) {
-  EXPECT_TRUE(pid_alive(::getpid()));  // the test binary's name starts with "gpustack"
+  // Alive means "a gpustack process has this pid": the name matters, as pids are reused.
+  std::ifstream comm("/proc/self/comm");
+  std::string name;
+  std::getline(comm, name);
+  EXPECT_EQ(pid_alive(::getpid()), name.starts_with("gpustack")) << name;
+  EXPECT_FALSE(pid_alive(1));  // init exists, but is not a gpustack
   EXPECT_FALSE(pid_alive(0));
   EXPECT_FALSE(pid_alive(-5));
   EXPECT_FALSE(pid_alive(2147483600L));  // beyond any pid_max

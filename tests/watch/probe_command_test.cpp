@@ -2,6 +2,7 @@
 // documented exit codes within seconds and leave no process behind; unknown ids, --list and a
 // breadcrumb left by a run that never finished.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,6 +87,9 @@ TEST_F(ProbeCommand, SelftestHangExits3QuicklyAndLeavesNothingBehind) {
       seen = true;
       EXPECT_EQ(p.value("status", ""), "hang");
       EXPECT_EQ(p.value("phase", ""), "launch");
+      int pgid = p["data"].value("pgid", 0);
+      ASSERT_GT(pgid, 1);
+      EXPECT_TRUE(::kill(-pgid, 0) != 0 && errno == ESRCH) << "group " << pgid << " still exists";
     }
   EXPECT_TRUE(seen) << r.out;
   EXPECT_FALSE(fs::exists(dir_ / "breadcrumb.json"));  // not a GPU probe: no crumb
@@ -116,6 +120,9 @@ TEST_F(ProbeCommand, UnknownIdExits2WithCloseMatches) {
 
 TEST_F(ProbeCommand, BadArgumentsExit2) {
   EXPECT_EQ(run("probe selftest.pass --device gpu0").rc, 2);
+  EXPECT_EQ(run("probe selftest.pass --device cuda:x").rc, 2);
+  EXPECT_NE(run("probe selftest.pass --device hip:1").rc, 2);
+  EXPECT_NE(run("probe selftest.pass --device cpu").rc, 2);
   EXPECT_EQ(run("probe selftest.pass --timeout -1").rc, 2);
 }
 

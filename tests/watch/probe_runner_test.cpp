@@ -264,6 +264,9 @@ TEST(SelftestProbes, HangIsAHangInLaunchAtZeroCpu) {
   EXPECT_NE(r.detail.find("no end to phase launch"), std::string::npos);
   EXPECT_GE(r.duration_ms, 600);
   EXPECT_LT(r.duration_ms, 3000);
+  pid_t pgid = r.data.value("pgid", 0);
+  ASSERT_GT(pgid, 1);
+  EXPECT_TRUE(testing::gone(-pgid));
 }
 
 TEST(SelftestProbes, CrashIsSigsegvInLaunch) {
