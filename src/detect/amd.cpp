@@ -74,7 +74,7 @@ std::vector<drm_card> read_drm_cards(const sysroot& sys, machine_facts& facts) {
     }
     if (auto u = sys.read_text(dir + "/unique_id")) {
       std::string_view t = scan::trim(*u);
-      if (scan::parse_hex(t) && scan::parse_hex(t) != 0) c.unique_id.assign(t);
+      if (auto v = scan::parse_hex(t); v && *v) c.unique_id.assign(t);
     }
     if (auto p = sys.read_text(dir + "/product_name")) {
       std::string_view t = scan::trim(*p);
@@ -121,7 +121,15 @@ gpu_info gpu_from_kfd(const kfd_node& n, const std::string& topo_root, const std
   if (per_cu > 0 && simds / per_cu < 100000) g.compute_units = static_cast<int>(simds / per_cu);
   uint32_t vendor = static_cast<uint32_t>(p.get_or("vendor_id", kAmdVendor) & 0xffff);
   uint32_t device = static_cast<uint32_t>(p.get_or("device_id", 0) & 0xffff);
-  if (auto loc = p.get("location_id")) g.pci_address = pci_address_from_location(p.get_or("domain", 0), *loc);
+  if (auto loc = p.get("location_id")) {
+    g.pci_address = pci_address_from_location(p.get_or("domain", 0), *loc);
+    // MI300-class partitions OR their node id into location_id's function bits, so each
+    // partition of 0000:05:00.0 reads as 05:00.<n>. A dGPU is function 0: use that device.
+    std::string fn0 = pci_address_from_location(p.get_or("domain", 0), *loc & ~uint64_t{7});
+    if (fn0 != g.pci_address && !sys.exists("/sys/bus/pci/devices/" + g.pci_address) &&
+        sys.exists("/sys/bus/pci/devices/" + fn0))
+      g.pci_address = fn0;
+  }
   uint64_t minor = p.get_or("drm_render_minor", 0);
   if (minor > 0 && minor < (1u << 20)) g.render_minor = static_cast<int>(minor);
   g.vram_bytes = n.vram_bytes();

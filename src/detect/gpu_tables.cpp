@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "core/assets.h"
+#include "detect/text_scan.h"
 
 namespace gs {
 namespace {
@@ -100,6 +101,24 @@ std::string table_error::to_string() const {
 
 void parse_gpu_table(std::string_view path, std::string_view text, std::vector<gpu_table_entry>& gpus,
                      std::vector<arch_family>& families, std::vector<table_error>& errors) {
+  // The tables are printable ASCII. Refusing anything else up front also keeps untrusted input
+  // away from two toml++ 3.3 traps found by fuzzing: is_non_ascii_horizontal_whitespace reaches
+  // TOML_UNREACHABLE (undefined behaviour) for code points such as U+00A1, and a control byte in
+  // a key ("[[\x10pu]]") trips TOML_ASSERT_ASSUME in parse_key.
+  int line = 1, column = 1;
+  for (unsigned char c : text) {
+    if (c >= 0x80 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      errors.push_back({std::string(path), line, column,
+                        "byte 0x" + scan::hex(c, 2) + ": the hardware tables are printable ASCII"});
+      return;
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
   toml::table root;
   try {
     root = toml::parse(text, path);

@@ -29,8 +29,9 @@ kfd_properties parse_kfd_properties(std::string_view text);
 /// in hex. 120001 -> "gfx1201", 90010 -> "gfx90a", 90402 -> "gfx942"; 0 (a CPU node) -> "".
 std::string gfx_name(uint64_t gfx_target_version);
 
-/// KFD domain + location_id ((bus << 8) | devfn) -> "0000:03:00.0". Partition bits above the
-/// 16-bit BDF (MI300 partitions OR the node id in) are ignored.
+/// KFD domain + location_id ((bus << 8) | devfn) -> "0000:03:00.0". Bits above the 16-bit BDF
+/// are ignored. MI300 partitions OR their node id into the low (function) bits, so a caller
+/// that finds no such function should try function 0 (detect/amd.cpp does).
 std::string pci_address_from_location(uint64_t domain, uint64_t location_id);
 
 struct kfd_mem_bank {

@@ -180,6 +180,32 @@ TEST(DetectAmd, PciOnlyWhenDriverNotLoaded) {
   EXPECT_EQ(count_issues(f, dev, "amdgpu kernel driver is not loaded"), 1);
 }
 
+TEST(DetectAmd, Mi300PartitionsMapToTheirPciDevice) {
+  // CPX mode: one PCI device, several KFD nodes whose location_id carries the node id in the
+  // function bits (0x0500 | n). All are the device 0000:05:00.0; none is reported twice.
+  testing::scratch_tree t;
+  t.write("/sys/module/amdgpu/initstate", "live\n");
+  t.write("/sys/class/kfd/kfd/topology/nodes/0/properties", "cpu_cores_count 8\nsimd_count 0\ngfx_target_version 0\n");
+  for (int n = 0; n < 3; ++n)
+    t.write("/sys/class/kfd/kfd/topology/nodes/" + std::to_string(n + 1) + "/properties",
+            "simd_count 152\nsimd_per_cu 4\nwave_front_size 64\ngfx_target_version 90402\nvendor_id 4098\n"
+            "device_id 29857\nlocation_id " + std::to_string(0x0500 | n) + "\ndomain 0\n");
+  const std::string dev = "/sys/bus/pci/devices/0000:05:00.0";
+  t.write(dev + "/vendor", "0x1002\n");
+  t.write(dev + "/device", "0x74a1\n");
+  t.write(dev + "/revision", "0x00\n");
+  t.write(dev + "/class", "0x120000\n");
+  machine_facts f = amd_of(t.sys());
+  ASSERT_EQ(f.gpus.size(), 3u);
+  for (const gpu_info& g : f.gpus) {
+    EXPECT_EQ(g.source, "kfd");
+    EXPECT_EQ(g.pci_address, "0000:05:00.0");
+    EXPECT_EQ(g.compute_units, 38);
+    EXPECT_EQ(g.pci_revision, "00");
+  }
+  EXPECT_TRUE(f.issues.empty()) << f.issues[0].source << ": " << f.issues[0].message;
+}
+
 TEST(DetectAmd, InitstateNotLive) {
   testing::scratch_tree t;
   t.write("/sys/module/amdgpu/initstate", "coming\n");

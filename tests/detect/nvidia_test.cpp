@@ -164,6 +164,15 @@ TEST(GpuTables, ErrorsCiteFileLineColumn) {
   EXPECT_NE(errors[2].message.find("needs 'prefix' and 'family'"), std::string::npos);
 
   errors.clear();
+  parse_gpu_table("u.toml", "[[gpu]]\ndevice = 1\nname = \"x\xc2\xa1\"\n", gpus, fams, errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].to_string(), "u.toml:3:10: byte 0xc2: the hardware tables are printable ASCII");
+  errors.clear();
+  parse_gpu_table("c.toml", "[[\x10pu]]\n", gpus, fams, errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].column, 3);
+
+  errors.clear();
   parse_gpu_table("bad.toml", "[[gpu]\n", gpus, fams, errors);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].path, "bad.toml");

@@ -88,7 +88,8 @@ TEST(KfdLocation, DecodesBusDeviceFunction) {
   EXPECT_EQ(pci_address_from_location(0, 0x050b), "0000:05:01.3");
   EXPECT_EQ(pci_address_from_location(1, 0x7500), "0001:75:00.0");
   EXPECT_EQ(pci_address_from_location(0, 0xf500), "0000:f5:00.0");
-  EXPECT_EQ(pci_address_from_location(0, 0x30000 | 0x2600), "0000:26:00.0");  // partition bits ignored
+  EXPECT_EQ(pci_address_from_location(0, 0x30000 | 0x2600), "0000:26:00.0");  // bits above the BDF ignored
+  EXPECT_EQ(pci_address_from_location(0, 0x2600 | 3), "0000:26:00.3");     // a partition's node id shows
 }
 
 TEST(NvidiaBanner, OpenModule) {
