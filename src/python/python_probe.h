@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/probe_result.h"
@@ -42,6 +43,11 @@ std::optional<std::string> probe_interpreter(const machine_facts& facts, std::st
 
 /// Run the script, relaying its phases and heartbeats to ctx.
 python_probe_outcome run_python_script(const probe_context& ctx, const python_probe_request& req);
+
+/// The outcome a finished run with this output would give (recorded outputs in tests, and the
+/// fixture runs of docs/python-probes.md): the same line handling as run_python_script.
+python_probe_outcome outcome_from_output(std::string_view stdout_text, std::string_view stderr_text,
+                                         int exit_code, int signal);
 
 /// A probe_result from an outcome: the script's status/detail/data when it sent a result, else
 /// `error` (or `crash` with the signal) with the log tail as evidence.

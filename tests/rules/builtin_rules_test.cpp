@@ -30,6 +30,9 @@ struct rule_case {
   std::function<machine_facts()> fires;
   std::function<machine_facts()> quiet;
   std::optional<severity> level = std::nullopt;  ///< expected severity when it fires
+  /// Error-text rules (no `when`): `text` fires it through match_error_text on fires(),
+  /// `quiet_text` (a near miss) does not on quiet().
+  std::string text = {}, quiet_text = {};
 };
 
 machine_facts amd_pkg(const std::string& name, const std::string& v) { return with_pkg(r9700(), name, v); }
@@ -222,6 +225,19 @@ const std::vector<rule_case>& cases() {
        [] { return h200(); }},
       {"GS-HOST-006", [] { return ram(8 * GiB, 8 * GiB); }, [] { return ram(15 * GiB + GiB / 2, 8 * GiB); }},
       {"GS-HOST-007", [] { return ram(16 * GiB, 0); }, [] { return ram(64 * GiB, 0); }},
+      // Error-text rules (issue 6): real error lines; the near misses are texts from the same
+      // family that mean something else.
+      {"GS-ROCM-003", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
+       "\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"",
+       "hipErrorOutOfMemory: out of memory"},
+      {"GS-CUDA-004", [] { return h200(); }, [] { return h200(); }, severity::fail,
+       "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+       "RuntimeError: CUDA error: an illegal memory access was encountered"},
+      {"GS-BNB-005", [] { return amd_pkg("bitsandbytes", "0.44.1"); }, [] { return amd_pkg("bitsandbytes", "0.44.1"); },
+       severity::fail,
+       "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, "
+       "8-bit multiplication, and GPU quantization are unavailable.",
+       "bitsandbytes 0.50.0 loaded libbitsandbytes_rocm72.so (ROCm); NF4 round trip mean |err| 0.073"},
       {"GS-DET-001", [] { return issue("/sys/class/drm/card1/device/mem_info_vram_total", "EACCES"); },
        [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); }},
       {"GS-DET-002", [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); },
@@ -262,6 +278,16 @@ TEST(BuiltinRules, HealthyMachinesGetNoFindings) {
 TEST(BuiltinRules, EachRuleFiresOnItsCaseAndNotOnTheNeighbour) {
   for (const rule_case& c : cases()) {
     SCOPED_TRACE(c.id);
+    if (!c.text.empty()) {
+      EXPECT_FALSE(has(builtin().evaluate(c.fires()), c.id)) << "an error-text rule fired from facts alone";
+      std::vector<finding> fired = builtin().match_error_text(c.text, c.fires());
+      const finding* f = nullptr;
+      EXPECT_TRUE(has(fired, c.id, &f)) << "text did not match; got:" << list(fired);
+      if (f && c.level) EXPECT_EQ(f->level, *c.level);
+      if (f) EXPECT_NE(f->evidence.find("error text matched"), std::string::npos) << f->evidence;
+      EXPECT_FALSE(has(builtin().match_error_text(c.quiet_text, c.quiet()), c.id)) << "near-miss text matched";
+      continue;
+    }
     std::vector<finding> fired = builtin().evaluate(c.fires());
     const finding* f = nullptr;
     EXPECT_TRUE(has(fired, c.id, &f)) << "did not fire; got:" << list(fired);

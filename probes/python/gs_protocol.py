@@ -1,0 +1,189 @@
+# The Python side of gpustack's probe protocol (src/python/python_probe.h; docs/python-probes.md).
+# gpustack writes this file beside a probe script in a private temp dir and runs
+# `python -u script.py`; the script talks back on stdout, one line per message:
+#   @gs phase <name>      @gs heartbeat      @gs result {"status": ..., "detail": ..., "data": {...}}
+# Anything else a library prints is log. Pure standard library: it must import where nothing
+# else does, since telling "torch is missing" apart from "torch is broken" is its first job.
+import contextlib
+import importlib
+import json
+import math
+import os
+import sys
+import time
+import traceback
+
+_out = sys.__stdout__
+_sent = False
+_last_beat = 0.0
+STATUSES = ("pass", "warn", "fail", "skip", "error")
+
+
+def _emit(line):
+    _out.write("\n@gs " + line + "\n")  # leading newline: never glued to a library's half line
+    _out.flush()
+
+
+def args():
+    """The probe's arguments: GPUSTACK_ARGS as a dict ({} when absent or unreadable)."""
+    try:
+        a = json.loads(os.environ.get("GPUSTACK_ARGS") or "{}")
+        return a if isinstance(a, dict) else {}
+    except ValueError:
+        return {}
+
+
+def phase(name):
+    """Enter a phase: import, load, compile, launch, sync, verify (gpustack's deadlines are per phase)."""
+    _emit("phase " + name)
+
+
+def heartbeat():
+    """Still alive; at most one line per 100 ms reaches gpustack."""
+    global _last_beat
+    now = time.monotonic()
+    if now - _last_beat >= 0.1:
+        _last_beat = now
+        _emit("heartbeat")
+
+
+def _clean(v):
+    # JSON has no NaN or Infinity; gpustack's parser would reject the whole result.
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    if isinstance(v, dict):
+        return {str(k): _clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_clean(x) for x in v]
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    return str(v)
+
+
+def result(status, detail, data=None):
+    """Send the one result; later calls are ignored."""
+    global _sent
+    if _sent:
+        return
+    if status not in STATUSES:
+        raise ValueError("unknown status " + repr(status))
+    _sent = True
+    payload = {"status": status, "detail": str(detail), "data": _clean(data or {})}
+    _emit("result " + json.dumps(payload, allow_nan=False, separators=(",", ":")))
+
+
+def passed(detail, data=None):
+    result("pass", detail, data)
+
+
+def warn(detail, data=None):
+    result("warn", detail, data)
+
+
+def skip(reason, data=None):
+    result("skip", reason, data)
+
+
+def error_info(exc, limit=12):
+    """type, message and the last `limit` lines of the traceback of an exception."""
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    flat = "".join(lines).rstrip("\n").split("\n")
+    return {"type": type(exc).__name__, "message": str(exc)[:4000], "traceback": flat[-limit:]}
+
+
+def fail(detail, data=None, exc=None):
+    """A failing step; with `exc`, data.error holds its type, message and traceback tail."""
+    data = dict(data or {})
+    if exc is not None:
+        data["error"] = error_info(exc)
+    result("fail", detail, data)
+
+
+class Skip(Exception):
+    """Raise to end the step as `skip` with this reason."""
+
+
+def require(module, dist=None, why=None):
+    """Import `module`; if it (the top-level package itself) is not installed, the step is a
+    clean skip saying so. Any other import failure (a broken native library, a missing
+    dependency inside it) propagates and fails the step with its traceback."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        top = module.split(".")[0]
+        if e.name in (module, top):
+            raise Skip("%s is not installed in %s%s" % (dist or top, sys.executable,
+                                                       (": " + why) if why else "")) from None
+        raise
+
+
+def dist_version(name):
+    """The installed version of a distribution, or None."""
+    try:
+        from importlib import metadata
+        return metadata.version(name)
+    except Exception:
+        return None
+
+
+def torch_versions(torch):
+    """The versions a torch step used: torch, its CUDA or HIP, cuDNN, the Python."""
+    v = {"python": sys.version.split()[0], "torch": torch.__version__,
+         "torch_cuda": getattr(torch.version, "cuda", None), "torch_hip": getattr(torch.version, "hip", None)}
+    try:
+        v["cudnn"] = torch.backends.cudnn.version()
+    except Exception:
+        v["cudnn"] = None
+    return v
+
+
+def device_name(torch, index):
+    props = torch.cuda.get_device_properties(index)
+    arch = getattr(props, "gcnArchName", None) or "sm_%d%d" % (props.major, props.minor)
+    return props.name, arch.split(":")[0]
+
+
+def run(main, data=None):
+    """Run a step's main(): a Skip ends it as skip, any other exception as fail with the
+    traceback tail; a main() that returns without sending a result is an error."""
+    data = data if data is not None else {}
+    try:
+        main(data)
+    except Skip as s:
+        skip(str(s), data)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # SystemExit from a library too: the step did not finish
+        fail("%s: %s" % (type(e).__name__, str(e).strip().split("\n")[0][:300]), data, exc=e)
+    if not _sent:
+        result("error", "the probe script ended without a result", data)
+
+
+@contextlib.contextmanager
+def captured_warnings():
+    """Collect warnings.warn and logging records (bitsandbytes speaks through both)."""
+    import logging
+    import warnings
+    records = []
+
+    class _H(logging.Handler):
+        def emit(self, rec):
+            try:
+                records.append("%s: %s" % (rec.name, rec.getMessage()))
+            except Exception:
+                pass
+
+    h = _H(level=logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(h)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            yield records
+        finally:
+            root.removeHandler(h)
+            records.extend("%s: %s" % (x.category.__name__, x.message) for x in w)

@@ -1,0 +1,286 @@
+// Every probe script against the real Pythons of this machine (the pyenv python3 on PATH and
+// /usr/bin/python3, neither with torch): clean skips with the reason, phases relayed. Then the
+// failure paths through stand-in packages (tests/fixtures/python_fakes): a torch that fails
+// inside its import, a CUDA torch without a driver (and the finding its error text names), a
+// crash, a silent exit, a cut-off result, bitsandbytes on its CPU library, and a hung import
+// that only the watchdog's group kill ends, leaving no Python behind.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/assets.h"
+#include "probes/python_probes.h"
+#include "python/python_probe.h"
+#include "watch/probe_runner.h"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kFakes = std::string(GPUSTACK_TEST_FIXTURES) + "/python_fakes/";
+
+struct step {
+  const char* id;
+  const char* script;
+};
+const step kSteps[] = {
+    {"py.torch", "probes/python/torch_basic.py"},   {"py.bnb.load", "probes/python/bnb_load.py"},
+    {"py.bnb.int8", "probes/python/bnb_int8.py"},   {"py.bnb.nf4", "probes/python/bnb_nf4.py"},
+    {"py.transformers.bnb", "probes/python/hf_bnb_config.py"}, {"py.peft.lora", "probes/python/peft_lora.py"},
+    {"py.trl.config", "probes/python/trl_config.py"}, {"py.sdpa", "probes/python/sdpa.py"},
+    {"py.triton", "probes/python/triton_smoke.py"},
+};
+
+class recording_sink : public phase_sink {
+ public:
+  void phase(std::string_view p) override { phases.emplace_back(p); }
+  void heartbeat() override { ++beats; }
+  std::vector<std::string> phases;
+  int beats = 0;
+};
+
+/// Sets an environment variable for the scope of a test (children inherit it).
+class scoped_env {
+ public:
+  scoped_env(const char* k, const std::string& v) : k_(k) {
+    if (const char* old = std::getenv(k)) old_ = old;
+    ::setenv(k, v.c_str(), 1);
+  }
+  ~scoped_env() {
+    if (old_) ::setenv(k_, old_->c_str(), 1);
+    else ::unsetenv(k_);
+  }
+
+ private:
+  const char* k_;
+  std::optional<std::string> old_;
+};
+
+/// The first python3 on PATH (here: the pyenv shim) and /usr/bin/python3, when they exist.
+std::vector<std::string> real_pythons() {
+  std::vector<std::string> out;
+  std::stringstream ss(std::getenv("PATH") ? std::getenv("PATH") : "");
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && ::access((dir + "/python3").c_str(), X_OK) == 0) {
+      out.push_back(dir + "/python3");
+      break;
+    }
+  if (::access("/usr/bin/python3", X_OK) == 0 && std::find(out.begin(), out.end(), "/usr/bin/python3") == out.end())
+    out.push_back("/usr/bin/python3");
+  return out;
+}
+
+bool has_torch(const std::string& py) {
+  std::string cmd = "'" + py + "' -c 'import torch' >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
+}
+
+machine_facts facts_for(const std::string& python, bool with_gpu = false) {
+  machine_facts f;
+  f.python.found = true;
+  f.python.interpreter = python;
+  f.python.version = "3";
+  f.python.env_kind = "system";
+  if (with_gpu) {
+    gpu_info g;
+    g.vendor = "nvidia";
+    g.name = "NVIDIA H200";
+    g.arch = "sm_90";
+    f.gpus.push_back(g);
+  }
+  return f;
+}
+
+probe_result run_step(const machine_facts& f, const step& s, recording_sink* sink = nullptr) {
+  recording_sink local;
+  probe_context ctx;
+  ctx.facts = &f;
+  ctx.progress = sink ? sink : &local;
+  return run_python_step(ctx, s.id, s.script);
+}
+
+TEST(PythonScripts, EveryScriptIsEmbeddedAndSpeaksTheProtocol) {
+  ASSERT_TRUE(find_asset("probes/python/gs_protocol.py"));
+  for (const step& s : kSteps) {
+    std::optional<std::string_view> text = find_asset(s.script);
+    ASSERT_TRUE(text) << s.script;
+    EXPECT_NE(text->find("import gs_protocol as gs"), std::string_view::npos) << s.script;
+    EXPECT_NE(text->find("gs.run(main)"), std::string_view::npos) << s.script;
+    EXPECT_NE(text->find("\"versions\""), std::string_view::npos) << s.script << " records no versions";
+    ASSERT_TRUE(find_probe(s.id)) << s.id << " is not in the probe table";
+  }
+}
+
+TEST(PythonScripts, EveryScriptSkipsCleanlyWithoutTorchOnEachRealPython) {
+  std::vector<std::string> pys = real_pythons();
+  ASSERT_FALSE(pys.empty()) << "no python3 on this machine";
+  for (const std::string& py : pys) {
+    if (has_torch(py)) {
+      ADD_FAILURE() << py << " has torch: this test needs a torch-less Python";
+      continue;
+    }
+    machine_facts f = facts_for(py);
+    for (const step& s : kSteps) {
+      SCOPED_TRACE(py + " " + s.id);
+      recording_sink sink;
+      probe_result r = run_step(f, s, &sink);
+      EXPECT_EQ(r.outcome, status::skip) << r.detail << "\n" << r.data.dump();
+      EXPECT_NE(r.detail.find("torch is not installed in "), std::string::npos) << r.detail;
+      EXPECT_TRUE(std::find(sink.phases.begin(), sink.phases.end(), "import") != sink.phases.end());
+      EXPECT_TRUE(r.finding_ids.empty());
+      EXPECT_EQ(r.data["python"]["interpreter"], py);
+    }
+  }
+}
+
+TEST(PythonScripts, NoInterpreterIsASkipSayingWhere) {
+  machine_facts none;
+  probe_result r = run_step(none, kSteps[0]);
+  EXPECT_EQ(r.outcome, status::skip);
+  EXPECT_NE(r.detail.find("no Python environment found"), std::string::npos) << r.detail;
+  machine_facts gone = facts_for("/nonexistent/bin/python3");
+  r = run_step(gone, kSteps[0]);
+  EXPECT_EQ(r.outcome, status::skip);
+  EXPECT_NE(r.detail.find("/nonexistent/bin/python3 cannot be executed"), std::string::npos) << r.detail;
+}
+
+TEST(PythonScripts, TorchThatFailsInsideItsImportIsAFailWithTheTraceback) {
+  scoped_env pp("PYTHONPATH", kFakes + "broken");
+  probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
+  EXPECT_EQ(r.outcome, status::fail) << r.detail;
+  EXPECT_NE(r.detail.find("OSError: libcudart.so.13: cannot open shared object file"), std::string::npos) << r.detail;
+  EXPECT_EQ(r.data["error"]["type"], "OSError");
+  EXPECT_FALSE(r.data["error"]["traceback"].empty());
+  EXPECT_NE(r.data.value("output_tail", std::string()).find("libcudart.so.13"), std::string::npos);
+}
+
+TEST(PythonScripts, CudaTorchWithoutADriverFailsAndNamesTheDriverFinding) {
+  scoped_env pp("PYTHONPATH", kFakes + "nodriver");
+  probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
+  EXPECT_EQ(r.outcome, status::fail) << r.detail;
+  EXPECT_NE(r.detail.find("torch 2.11.0+cu130 (CUDA 13.0) sees no GPU: Found no NVIDIA driver"), std::string::npos)
+      << r.detail;
+  EXPECT_EQ(r.data["versions"]["torch"], "2.11.0+cu130");
+  EXPECT_EQ(r.data["versions"]["torch_cuda"], "13.0");
+  EXPECT_TRUE(std::find(r.finding_ids.begin(), r.finding_ids.end(), "GS-HOST-005") != r.finding_ids.end())
+      << nlohmann::json(r.finding_ids).dump();
+  // The same torch where detection found no GPU at all: nothing to test, a skip.
+  probe_result quiet = run_step(facts_for("/usr/bin/python3", false), kSteps[0]);
+  EXPECT_EQ(quiet.outcome, status::skip) << quiet.detail;
+  EXPECT_NE(quiet.detail.find("gpustack found none"), std::string::npos) << quiet.detail;
+}
+
+TEST(PythonScripts, BitsandbytesOnItsCpuLibraryFailsAndNamesTheFallbackFinding) {
+  scoped_env pp("PYTHONPATH", kFakes + "nodriver:" + kFakes + "bnbcpu");
+  probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[1]);
+  EXPECT_EQ(r.outcome, status::fail) << r.detail;
+  EXPECT_NE(r.detail.find("bitsandbytes 0.44.1 fell back to the CPU"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("libbitsandbytes_cpu.so"), std::string::npos) << r.detail;
+  EXPECT_EQ(r.data["versions"]["bitsandbytes"], "0.44.1");
+  EXPECT_TRUE(std::find(r.finding_ids.begin(), r.finding_ids.end(), "GS-BNB-005") != r.finding_ids.end())
+      << nlohmann::json(r.finding_ids).dump();
+}
+
+TEST(PythonScripts, AnInterpreterThatDiesIsACrashWithTheSignal) {
+  scoped_env pp("PYTHONPATH", kFakes + "segv");
+  probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
+  EXPECT_EQ(r.outcome, status::crash) << r.detail;
+  EXPECT_EQ(r.data["signal"], "SIGSEGV");
+  EXPECT_NE(r.detail.find("Python died of SIGSEGV"), std::string::npos) << r.detail;
+}
+
+TEST(PythonScripts, ExitingWithoutAResultOrWithAGarbledOneIsAnError) {
+  {
+    scoped_env pp("PYTHONPATH", kFakes + "silent");
+    probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
+    EXPECT_EQ(r.outcome, status::error) << r.detail;
+    EXPECT_NE(r.detail.find("exited with code 0 without sending a result"), std::string::npos) << r.detail;
+  }
+  {
+    scoped_env pp("PYTHONPATH", kFakes + "garbage");
+    probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
+    EXPECT_EQ(r.outcome, status::error) << r.detail;
+    EXPECT_NE(r.detail.find("unreadable result"), std::string::npos) << r.detail;
+    EXPECT_EQ(r.data["exit_code"], 3);
+  }
+}
+
+TEST(PythonScripts, TheScriptTimeoutKillsTheInterpreter) {
+  scoped_env pp("PYTHONPATH", kFakes + "sleep");
+  machine_facts f = facts_for("/usr/bin/python3");
+  recording_sink sink;
+  probe_context ctx;
+  ctx.facts = &f;
+  ctx.progress = &sink;
+  python_probe_request req;
+  req.script = "probes/python/torch_basic.py";
+  req.timeout_s = 1;
+  auto t0 = std::chrono::steady_clock::now();
+  python_probe_outcome o = run_python_script(ctx, req);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(s, 5);
+  EXPECT_FALSE(o.result);
+  EXPECT_EQ(o.signal, SIGKILL);
+  EXPECT_NE(o.error.find("ran past its 1 s limit"), std::string::npos) << o.error;
+  EXPECT_EQ(sink.phases, std::vector<std::string>{"import"});
+}
+
+std::vector<int> processes_with_env(const std::string& marker) {
+  std::vector<int> found;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos || std::stoi(name) == ::getpid()) continue;
+    std::ifstream in(e.path() / "environ", std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string env = ss.str();
+    std::replace(env.begin(), env.end(), '\0', '\n');
+    if (("\n" + env).find("\n" + marker + "\n") != std::string::npos) found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+TEST(PythonScripts, AHungImportIsKilledWithItsWholeGroupByTheWatchdog) {
+  std::string marker = "GS_PYSUITE_TEST=" + std::to_string(::getpid());
+  scoped_env m("GS_PYSUITE_TEST", std::to_string(::getpid()));
+  scoped_env pp("PYTHONPATH", kFakes + "sleep");
+  machine_facts f = facts_for("/usr/bin/python3");
+  runner_options o;
+  o.facts = &f;
+  o.limits.deadlines.override_all(1.5);
+  auto t0 = std::chrono::steady_clock::now();
+  probe_result r = run_probe(py_torch_probe, o);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.outcome, status::hang) << r.detail;
+  EXPECT_EQ(r.phase, "import");
+  EXPECT_LT(s, 10);
+  EXPECT_TRUE(processes_with_env(marker).empty()) << "a Python outlived the group kill";
+}
+
+TEST(PythonScripts, StepArgumentsCarryDeviceGpusAndTheStepsOwnOptions) {
+  machine_facts f = facts_for("/usr/bin/python3", true);
+  probe_context ctx;
+  ctx.facts = &f;
+  ctx.device = "1";
+  ctx.options = {{"py.sdpa.t", "2048"}, {"py.sdpa.dtype", "fp16"}, {"py.sdpa.scale", "0.5"},
+                 {"py.sdpaextra", "no"}, {"py.torch.t", "7"}, {"n", "3"}};
+  nlohmann::json a = python_step_args(ctx, "py.sdpa");
+  EXPECT_EQ(a["device"], "1");
+  EXPECT_EQ(a["expect_gpu"], true);
+  EXPECT_EQ(a["gpu_vendors"], nlohmann::json::array({"nvidia"}));
+  EXPECT_EQ(a["t"], 2048);
+  EXPECT_EQ(a["dtype"], "fp16");
+  EXPECT_DOUBLE_EQ(a["scale"].get<double>(), 0.5);
+  EXPECT_FALSE(a.contains("n"));
+  EXPECT_EQ(a.size(), 6u) << a.dump();
+}
+
+}  // namespace
+}  // namespace gs
