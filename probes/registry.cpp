@@ -7,6 +7,7 @@
 #include "probes/llama_cpp_probe.h"
 #include "probes/probe.h"
 #include "probes/python_probes.h"
+#include "probes/quant_probes.h"
 #include "probes/selftest_probes.h"
 #include "probes/serving_probe.h"
 #include "probes/tensor_probes.h"
@@ -25,6 +26,9 @@ const std::vector<const probe_spec*>& all_probes() {
       &gemm_fp32_probe,           // "gemm.fp32"          checked vs CPU reference, TFLOP/s judged
       &gemm_bf16_probe,           // "gemm.bf16"          bf16 inputs, fp32 accumulate
       &gemm_fp16_probe,           // "gemm.fp16"          fp16 inputs, fp32 accumulate
+      &quant_nf4_probe,           // "quant.nf4"          bitsandbytes NF4, bit-exact vs reference, timed
+      &quant_fp4_probe,           // "quant.fp4"          bitsandbytes FP4, bit-exact vs reference
+      &quant_int8_probe,          // "quant.int8"         LLM.int8(), bit-exact vs reference
 
       // ---- the user's own stack (issue 6, steps 2-13): Python steps in the interpreter check
       // ---- found (py.torch first: its skip skips the rest), then llama.cpp, Vulkan, serving.

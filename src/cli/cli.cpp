@@ -17,6 +17,7 @@ static std::vector<command_spec> command_table() {
       check_command(),
       snapshot_command(),
       probe_command(),
+      selftest_command(),
   };
 }
 

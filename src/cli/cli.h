@@ -33,6 +33,7 @@ bool use_color(const output_options& o);
 command_spec check_command();
 command_spec snapshot_command();
 command_spec probe_command();
+command_spec selftest_command();
 
 int run_cli(int argc, char** argv);
 

@@ -4,6 +4,7 @@
 // computes them with the CPU reference from kernels/ref/. A new kernel adds one row here.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "kernels/ref/gemm_ref.h"
 #include "kernels/ref/reduce_sum_ref.h"
 #include "kernels/ref/vector_add_ref.h"
+#include "quant/cpu_kernels.h"
 #include "runtime/runtime_cpu.h"
 
 namespace gs {
@@ -158,6 +160,15 @@ const cpu_kernel kernel_table[] = {
 
 }  // namespace
 
-std::span<const cpu_kernel> cpu_kernels() { return kernel_table; }
+std::span<const cpu_kernel> cpu_kernels() {
+  // This file's table, then the quantization kernels' (src/quant/cpu_kernels.cpp).
+  static const std::vector<cpu_kernel> all = [] {
+    std::vector<cpu_kernel> v(std::begin(kernel_table), std::end(kernel_table));
+    std::span<const cpu_kernel> quant = cpu_quant_kernels();
+    v.insert(v.end(), quant.begin(), quant.end());
+    return v;
+  }();
+  return all;
+}
 
 }  // namespace gs
