@@ -3,6 +3,8 @@
 # mock library that raises only when a kernel is called, so importing proves nothing. We look
 # at what cextension actually loaded, check that the 4-bit and int8 entry points are real
 # symbols, and run one tiny blockwise quantisation through the native op.
+import ctypes
+
 import gs_protocol as gs
 
 # Symbols the NF4 and int8 paths call (csrc/pythonInterface.cpp); present in CUDA and ROCm builds.
@@ -23,12 +25,21 @@ def main(data):
     lib = getattr(cextension, "lib", None)
     backend = getattr(cextension, "BNB_BACKEND", None)
     data["backend"] = backend
-    handle = getattr(lib, "_lib", None)
+    # Look in the instance dict, never through getattr: >= 0.46's library wrappers answer every
+    # unknown attribute with a stand-in function (their __getattr__), so getattr(lib, "error_msg")
+    # is truthy on a healthy library too.
+    own = vars(lib) if lib is not None and hasattr(lib, "__dict__") else {}
+    mock_cls = getattr(cextension, "ErrorHandlerMockBNBNativeLibrary", None)
+    is_mock = mock_cls is not None and isinstance(lib, mock_cls)
+    mock_error = own.get("error_msg") if is_mock else None
+    if isinstance(lib, ctypes.CDLL):  # <= 0.43: cextension.lib is the CDLL itself
+        handle, compiled = lib, bool(getattr(cextension, "COMPILED_WITH_CUDA", False))
+    else:
+        handle, compiled = own.get("_lib"), bool(getattr(type(lib), "compiled_with_cuda", False))
     path = getattr(handle, "_name", None) if handle is not None else None
     data["library"] = path
-    data["compiled_with_gpu"] = bool(getattr(lib, "compiled_with_cuda", False))
-    mock_error = getattr(lib, "error_msg", None)  # ErrorHandlerMockBNBNativeLibrary (>= 0.46)
-    cpu_lib = bool(path) and "libbitsandbytes_cpu" in path
+    data["compiled_with_gpu"] = compiled
+    cpu_lib = bool(path) and "libbitsandbytes_cpu" in str(path)
     missing = []
     if handle is not None:
         for s in SYMBOLS:
@@ -38,7 +49,7 @@ def main(data):
                 missing.append(s)
     data["missing_symbols"] = missing
     text = "\n".join(said)
-    if lib is None or mock_error is not None or cpu_lib or not data["compiled_with_gpu"]:
+    if lib is None or is_mock or cpu_lib or not compiled:
         why = mock_error or text or "no GPU library loaded"
         gs.result("fail", "bitsandbytes %s fell back to the CPU (backend %s, library %s): %s"
                   % (data["versions"]["bitsandbytes"], backend, path, why.strip().split("\n")[0][:300]),
