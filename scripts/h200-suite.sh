@@ -2,6 +2,8 @@
 # The whole default probe suite on the lent H200 (issue 6), cold then warm, with its wall times.
 # The GPU machine has no -dev packages and no network, so everything is carried:
 #   here:   scripts/pack-for-device.sh BUILD_DIR      -> .carry/bin/gpustack, .carry/lib/*.so
+#           strip .carry/bin/*                        (RelWithDebInfo gpustack is ~90 MB, stripped ~3 MB:
+#                                                      the carry limit is 64 MiB)
 #           .whl/*.whl                                -> bitsandbytes, trl, datasets, dill, multiprocess
 #   device: bash scripts/h200-suite.sh                (device tool, carry [".carry", ".whl"])
 # Cold = a fresh machine with empty Triton and gpustack JIT caches; warm = the same run again.
