@@ -70,7 +70,7 @@ cp probes/python/*.py "$raw/run/"
 for s in torch_basic bnb_load bnb_int8 bnb_nf4 hf_bnb_config peft_lora trl_config sdpa triton_smoke; do
   t0=$(now)
   (cd "$raw/run" && GPUSTACK_ARGS='{"device":"auto","expect_gpu":true,"gpu_vendors":["nvidia"]}' \
-     PYTHONDONTWRITEBYTECODE=1 timeout 300 "$py" -u "$s.py" >"$raw/h200_$s.stdout" 2>"$raw/h200_$s.stderr")
+     PYTHONDONTWRITEBYTECODE=1 timeout 120 "$py" -u "$s.py" >"$raw/h200_$s.stdout" 2>"$raw/h200_$s.stderr")
   echo "  $s: exit $? in $(secs "$t0" "$(now)") s"
 done
 cp /tmp/gs-suite-vectors/*.json "$raw/" 2>/dev/null
