@@ -69,7 +69,9 @@ except Exception as e:  # report and still print gpustack's half of the table
     sys.exit(0)
 
 def timed(fn, warmup=20):
-    """Median of per-call event times, and the mean over `iters` back-to-back calls (us)."""
+    """(median of per-call event times, mean over `iters` back-to-back calls) in us. For the
+    second, torch.cuda._sleep holds the GPU ~50 ms while Python queues every call, so the events
+    time the kernels back to back on the GPU, not Python's per-call overhead."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -79,6 +81,7 @@ def timed(fn, warmup=20):
         s.record(); fn(); e.record(); e.synchronize()
         per.append(s.elapsed_time(e) * 1000.0)
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(100_000_000)
     s.record()
     for _ in range(iters):
         fn()
@@ -158,7 +161,8 @@ row("bitsandbytes matmul_4bit (1 token)", b.get("bulk_us"), b.get("gbps"), b.get
 g = rate.get("gemv_bf16", {})
 row("gpustack quant4_gemv_bf16_v1", g.get("us"), g.get("gbps"), "bit-exact vs reference")
 S = rate.get("size", bnb.get("size"))
-print(f"\nNF4 {S} x {S}, blocksize 64, bf16; bulk = mean of back-to-back launches; GB/s counts codes + absmax + output")
+print(f"\nNF4 {S} x {S}, blocksize 64, bf16; us = mean of {rate.get('iters', bnb.get('iters'))} back-to-back launches timed with events;"
+      " GB/s counts codes + absmax + output (+ A for the GEMV)")
 print(f"{'kernel':<52} {'us':>9} {'GB/s':>9}  note")
 for name, us, gbps, note in rows:
     f = lambda x: f"{x:9.1f}" if isinstance(x, (int, float)) else f"{'-':>9}"
