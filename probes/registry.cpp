@@ -4,6 +4,7 @@
 #include "probes/bandwidth_probe.h"
 #include "probes/device_probes.h"
 #include "probes/gemm_probes.h"
+#include "probes/gpu_hang_probe.h"
 #include "probes/llama_cpp_probe.h"
 #include "probes/probe.h"
 #include "probes/python_probes.h"
@@ -49,6 +50,7 @@ const std::vector<const probe_spec*>& all_probes() {
       &selftest_pass_probe,
       &selftest_hang_probe,
       &selftest_crash_probe,
+      &selftest_gpu_hang_probe,
   };
   return table;
 }

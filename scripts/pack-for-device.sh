@@ -14,4 +14,5 @@ done
 for b in .carry/bin/*; do
   ldd "$b" | awk '/=> \//{print $3}' | grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux|libpthread|libdl|librt)\.so' || true
 done | sort -u | while read -r lib; do cp -L "$lib" .carry/lib/; done
+strip .carry/bin/* 2>/dev/null || true  # debug info makes gpustack ~93 MB, over the 64 MiB carry limit
 du -sh .carry

@@ -43,8 +43,10 @@ int run_check(const check_args& a) {
   machine_facts facts = detect_machine(sys, a.detect);
   knowledge_base kb;
   if (!load_rules(a, kb)) return exit_usage;
+  std::map<std::string, std::string> env = sys.environment();
   report_input in;
   in.facts = &facts;
+  in.environment = &env;  // secret values anywhere in the (possibly captured) environment
   in.findings = kb.evaluate(facts);
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;

@@ -1,11 +1,14 @@
-// The detection order: environment first (the Python finder reads VIRTUAL_ENV), then host,
+// The detection order: identity (for redaction) and environment first (the Python finder reads VIRTUAL_ENV), then host,
 // GPUs, device access (needs the render minors), toolkits, Python.
 #include "detect/detect.h"
+
+#include "report/identity.h"
 
 namespace gs {
 
 machine_facts detect_machine(const sysroot& sys, const detect_options& opts) {
   machine_facts facts;
+  detect_identity(sys, facts);  // hostname, user, home: what redaction must remove
   detect_env(sys, facts);
   detect_host(sys, facts);
   detect_amd(sys, facts);

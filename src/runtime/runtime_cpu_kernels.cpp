@@ -3,6 +3,8 @@
 // the launched grid covers (a grid that is too small leaves elements unwritten, as on a GPU) and
 // computes them with the CPU reference from kernels/ref/. A new kernel adds one row here.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -145,6 +147,17 @@ GS_GEMM_ADAPTER(gemm_bf16_v2, gemm_input::bf16, true)
 GS_GEMM_ADAPTER(gemm_f16_v2, gemm_input::f16, true)
 #undef GS_GEMM_ADAPTER
 
+// ---- spin_forever.cu ------------------------------------------------------------------------
+
+// Waits for a flag nothing sets, as the GPU kernel does, but asleep: a 1 ms poll costs no CPU,
+// so on the cpu backend too the watchdog sees a wait that makes no progress.
+runtime_status run_spin_on_flag_v1(const cpu_launch& l, void** args) {
+  auto flag = arg<const volatile unsigned*>(args, 0);
+  if (!l.valid_range(const_cast<const unsigned*>(flag), sizeof(unsigned))) return bad_range("spin_on_flag_v1", "flag");
+  while (*flag == 0u) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return runtime_status::success();
+}
+
 const cpu_kernel kernel_table[] = {
     {"vector_add.cu", "vector_add_v1", run_vector_add_v1},
     {"reduce_sum.cu", "reduce_sum_v1", run_reduce_sum_v1},
@@ -156,6 +169,7 @@ const cpu_kernel kernel_table[] = {
     {"gemm.cu", "gemm_f32_v2", run_gemm_f32_v2},
     {"gemm.cu", "gemm_bf16_v2", run_gemm_bf16_v2},
     {"gemm.cu", "gemm_f16_v2", run_gemm_f16_v2},
+    {"spin_forever.cu", "spin_on_flag_v1", run_spin_on_flag_v1},
 };
 
 }  // namespace
