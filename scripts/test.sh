@@ -12,7 +12,10 @@ BUILD_DIR=build bash scripts/build.sh
 
 echo "== build and test under ASan + UBSan"
 BUILD_DIR=build-asan bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUSTACK_SANITIZE=ON -DGPUSTACK_BUILD_BENCH=OFF
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -LE gpu --output-on-failure -j"$(nproc)")
+# The real-Vulkan-loader test is left out here (it runs in the plain build above): Mesa's ICDs
+# leak inside themselves once loaded, which LeakSanitizer reports from a dlclose'd module.
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest -LE gpu -E 'Vulkan.TheRealLoaderWhenThisMachineHasOne' --output-on-failure -j"$(nproc)")
 
 echo "== libFuzzer smoke (${FUZZ_SECONDS:-20} s per target)"
 BUILD_DIR=build-fuzz CC=clang CXX=clang++ bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
