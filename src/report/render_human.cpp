@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 
+#include "report/json_path.h"
 #include "report/report.h"
 
 namespace gs {
@@ -19,20 +20,7 @@ constexpr size_t kMaxFindings = 12;   // beyond this the rest is one "... N more
 constexpr size_t kMaxProbes = 12;     // beyond this passing probes collapse to a count
 
 /// j[a][b]... as text ("" when absent or not a scalar).
-std::string str(const json& j, std::initializer_list<const char*> path) {
-  const json* cur = &j;
-  for (const char* k : path) {
-    if (!cur->is_object()) return "";
-    auto it = cur->find(k);
-    if (it == cur->end()) return "";
-    cur = &*it;
-  }
-  if (cur->is_string()) return cur->get<std::string>();
-  if (cur->is_number_integer()) return std::to_string(cur->get<long long>());
-  if (cur->is_number()) return fmt::format("{}", cur->get<double>());
-  if (cur->is_boolean()) return cur->get<bool>() ? "true" : "false";
-  return "";
-}
+std::string str(const json& j, std::initializer_list<const char*> path) { return json_text_at(j, path); }
 
 double num(const json& j, const char* k) {
   auto it = j.is_object() ? j.find(k) : j.end();

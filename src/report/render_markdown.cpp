@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "report/json_path.h"
 #include "report/report.h"
 
 namespace gs {
@@ -13,20 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string str(const json& j, std::initializer_list<const char*> path) {
-  const json* cur = &j;
-  for (const char* k : path) {
-    if (!cur->is_object()) return "";
-    auto it = cur->find(k);
-    if (it == cur->end()) return "";
-    cur = &*it;
-  }
-  if (cur->is_string()) return cur->get<std::string>();
-  if (cur->is_number_integer()) return std::to_string(cur->get<long long>());
-  if (cur->is_number()) return fmt::format("{}", cur->get<double>());
-  if (cur->is_boolean()) return cur->get<bool>() ? "true" : "false";
-  return "";
-}
+std::string str(const json& j, std::initializer_list<const char*> path) { return json_text_at(j, path); }
 
 /// j[k] when it is an object, else an empty object: a malformed report must still render.
 const json& obj(const json& j, const char* k) {
