@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "detect/detect.h"
+#include "inspect/device_code_facts.h"
 #include "report/report.h"
 #include "rules/knowledge_base.h"
 
@@ -41,6 +42,7 @@ bool load_rules(const check_args& a, knowledge_base& kb) {
 int run_check(const check_args& a) {
   sysroot sys = a.sysroot_dir.empty() ? sysroot::live() : sysroot::captured(a.sysroot_dir);
   machine_facts facts = detect_machine(sys, a.detect);
+  detect_device_code(sys, facts);  // GS-BIN: device code of the Python env's GPU libraries (headers only)
   knowledge_base kb;
   if (!load_rules(a, kb)) return exit_usage;
   std::map<std::string, std::string> env = sys.environment();

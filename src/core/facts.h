@@ -124,6 +124,19 @@ struct python_info {
   std::string torch_hip;          ///< torch/version.py hip ("7.2.26015"), "" when None
 };
 
+/// Device code one library carries (src/inspect): its code units (a fatbin container or an
+/// offload bundle, i.e. roughly one translation unit) grouped by the set of targets each holds.
+struct device_code_unit {
+  std::vector<std::string> codes;  ///< "sm_90", "sm_90a", "compute_90", "gfx90a:xnack+", "gfx12-generic"
+  int count = 0;                   ///< units with exactly this set
+};
+struct device_code_library {
+  std::string path;                ///< the library file
+  std::string package;             ///< the distribution it belongs to ("torch"), "" when none
+  std::vector<device_code_unit> units;  ///< empty: no GPU code
+  std::string error;               ///< unreadable or corrupt ("" when it parsed)
+};
+
 /// Everything `check` knows. Detectors fill it; rules and reports only read it.
 struct machine_facts {
   host_info host;
@@ -133,6 +146,7 @@ struct machine_facts {
   python_info python;
   std::map<std::string, std::string> env;  ///< relevant environment variables, raw values (redaction happens at output)
   std::vector<detection_issue> issues;
+  std::vector<device_code_library> device_code;  ///< GPU libraries of the Python env (filled by check)
 };
 
 }  // namespace gs

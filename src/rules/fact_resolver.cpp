@@ -11,6 +11,7 @@
 
 #include "rules/condition.h"
 #include "rules/gpu_env.h"
+#include "inspect/device_code_facts.h"
 
 namespace gs {
 namespace {
@@ -245,6 +246,10 @@ const std::vector<builtin>& builtins() {
         { auto o = hsa_override(c); if (!o.second) return std::nullopt; auto g = hsa_override_gfx(*o.second); return g ? str(*g) : std::nullopt; }),
       F("gpu.hsa_override.valid", boolean, gpu, "libhsakmt accepts the override (x.y.z, all decimal); false makes hsa_init fail",
         { auto o = hsa_override(c); return o.second ? boolean(hsa_override_gfx(*o.second).has_value()) : std::nullopt; }),
+      F("gpu.libs_without_code", string, gpu, "GPU libraries of the Python env with device code, none of it for this GPU ('; '-separated)",
+        { return c.gpu ? str(libraries_with_verdict(*c.facts, *c.gpu, code_verdict::none)) : std::nullopt; }),
+      F("gpu.libs_jit_only", string, gpu, "GPU libraries of the Python env that run on this GPU only through the PTX JIT",
+        { return c.gpu ? str(libraries_with_verdict(*c.facts, *c.gpu, code_verdict::jit)) : std::nullopt; }),
       F("dev.path", string, dev, "device node (/dev/kfd, /dev/dri/renderD128, /dev/nvidia0)", { return c.dev ? str(c.dev->path) : std::nullopt; }),
       F("dev.kind", string, dev, "kfd | render | card | nvidia | other", { return c.dev ? str(dev_kind(c.dev->path)) : std::nullopt; }),
       F("dev.exists", boolean, dev, "the node exists", { return c.dev ? boolean(c.dev->exists) : std::nullopt; }),

@@ -78,6 +78,11 @@ machine_facts issue(const char* source, const char* message) {
   return f;
 }
 machine_facts gfx(const char* arch, uint32_t target, int wave) { return with_arch(r9700(), arch, target, wave); }
+/// One GPU library whose code units hold `codes` (GS-BIN rules; src/inspect fills this from real files).
+machine_facts with_code(machine_facts f, std::vector<std::string> codes) {
+  f.device_code.push_back({"/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so", "torch", {{std::move(codes), 3}}, ""});
+  return f;
+}
 
 const std::vector<rule_case>& cases() {
   static const std::vector<rule_case> c = {
@@ -131,6 +136,12 @@ const std::vector<rule_case>& cases() {
       {"GS-PKG-003", [] { return amd_pkg("torchao", "0.14.0"); }, [] { return nv_pkg("torchao", "0.14.0"); }},
       {"GS-PKG-003", [] { return amd_pkg("transformer-engine", "2.4.0"); }, [] { return with_pkg(gfx("gfx942", 90402, 64), "transformer-engine", "2.4.0"); }},
       {"GS-PKG-004", [] { return amd_pkg("vllm", "0.11.0"); }, [] { return with_pkg(gfx("gfx942", 90402, 64), "vllm", "0.11.0"); }},
+      {"GS-BIN-001", [] { return with_code(h200(), {"sm_100", "sm_120", "compute_120"}); },
+       [] { return with_code(h200(), {"sm_80", "sm_90", "compute_90"}); }, severity::fail},
+      {"GS-BIN-001", [] { return with_code(r9700(), {"gfx1100", "gfx942"}); },
+       [] { return with_code(r9700(), {"gfx1100", "gfx12-generic"}); }, severity::fail},
+      {"GS-BIN-002", [] { return with_code(h200(), {"sm_80", "compute_80"}); },
+       [] { return with_code(h200(), {"sm_80", "sm_90", "compute_90"}); }, severity::warn},
       {"GS-BNB-001", [] { return with_pkg(gfx("gfx942", 90402, 64), "bitsandbytes", "0.49.1"); },
        [] { return with_pkg(gfx("gfx942", 90402, 64), "bitsandbytes", "0.49.2"); }},
       {"GS-BNB-002", [] { return amd_pkg("bitsandbytes", "0.48.2"); }, [] { return amd_pkg("bitsandbytes", "0.49.0"); }},
