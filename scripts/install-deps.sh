@@ -9,6 +9,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
   libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs
+  chromium  # headless screenshot test of `gpustack matrix show --html` (tests/matrix/matrix_screenshot_test.cpp)
 )
 missing=()
 for p in "${PKGS[@]}"; do

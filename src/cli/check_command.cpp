@@ -7,6 +7,8 @@
 #include "cli/cli.h"
 #include "detect/detect.h"
 #include "inspect/device_code_facts.h"
+#include "matrix/matrix_record.h"
+#include "matrix/stack_position.h"
 #include "report/report.h"
 #include "rules/knowledge_base.h"
 
@@ -18,6 +20,7 @@ struct check_args {
   std::string sysroot_dir;
   detect_options detect;
   std::vector<std::string> rule_files;
+  std::string matrix_path;  ///< --matrix: the user's matrix to read with the shipped one
 };
 
 /// The built-in rules plus any --rules FILE; a broken file is a usage error that names the place.
@@ -54,6 +57,21 @@ int run_check(const check_args& a) {
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "check";
   nlohmann::json report = build_report(in, ro);
+  // Where this stack sits in the compatibility matrix (shipped + the user's). The fingerprint
+  // comes from the redacted report; a known-bad position adds a finding, so build again.
+  compat_matrix known = shipped_matrix();
+  std::string mpath = a.matrix_path.empty() ? default_matrix_path() : a.matrix_path, why;
+  compat_matrix user;
+  if (!mpath.empty() && load_matrix_file(mpath, user, why) == load_status::error)
+    std::fprintf(stderr, "gpustack: matrix position without your matrix: %s\n", why.c_str());
+  merge_matrix(known, user);
+  fingerprint live = fingerprint_of(report);
+  stack_position pos = locate_stack(known, live);
+  if (std::optional<finding> f = position_finding(pos)) {
+    in.findings.push_back(*f);
+    report = build_report(in, ro);
+  }
+  report["matrix_position"] = position_json(pos, live);
   std::string json_text = report.dump(2) + "\n";
   bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
                         (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
@@ -75,6 +93,9 @@ command_spec check_command() {
             sub.add_option("--venv", a->detect.venv, "the virtual environment to inspect");
             sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML files")
                 ->check(CLI::ExistingFile);
+            sub.add_option("--matrix", a->matrix_path,
+                           "your compatibility matrix, read with the shipped one to place this stack "
+                           "(default $XDG_DATA_HOME/gpustack/matrix.toml, if present)");
             return [a] { return run_check(*a); };
           }};
 }

@@ -19,6 +19,8 @@ static std::vector<command_spec> command_table() {
       probe_command(),
       selftest_command(),
       inspect_command(),
+      matrix_command(),
+      report_command(),
   };
 }
 

@@ -35,6 +35,8 @@ command_spec snapshot_command();
 command_spec probe_command();
 command_spec selftest_command();
 command_spec inspect_command();
+command_spec matrix_command();
+command_spec report_command();
 
 int run_cli(int argc, char** argv);
 

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "detect/detect.h"
+#include "matrix/matrix_record.h"
 #include "report/report.h"
 #include "rules/knowledge_base.h"
 #include "runtime/runtime.h"
@@ -27,6 +28,7 @@ struct probe_args {
   std::string device = "auto";
   std::vector<std::string> sets;
   detect_options detect;  ///< --python / --venv: the interpreter the py.* probes run
+  matrix_options matrix;  ///< --matrix FILE / --no-matrix
 };
 
 /// Live progress on stderr (stdout carries the report): redrawn in place on a terminal, one
@@ -160,6 +162,7 @@ int run_probe_command(const probe_args& a) {
   bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
                         (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
   if (!ok) return exit_usage;
+  if (!s.interrupted) record_report_in_matrix(report, a.matrix);
   if (s.interrupted) return 130;  // the shell's convention for "ended by SIGINT"
   // The probes' own verdict as a floor, so a hang exits 3 whatever else the report holds
   // (3 > 1 > 0 is also the GUIDE's order of precedence).
@@ -193,6 +196,7 @@ command_spec probe_command() {
             sub.add_option("--python", a->detect.python, "the Python interpreter the py.* probes run");
             sub.add_option("--venv", a->detect.venv, "the virtual environment whose Python the py.* probes run");
             add_output_options(sub, a->out);
+            add_matrix_options(sub, a->matrix);
             return [a] { return run_probe_command(*a); };
           }};
 }

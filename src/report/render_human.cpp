@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 
+#include "matrix/stack_position.h"
 #include "report/json_path.h"
 #include "report/report.h"
 
@@ -249,6 +250,8 @@ std::string render_human(const nlohmann::json& report, bool color) {
   stack_rows(r, out, p);
   findings_block(r, out, p);
   probes_block(r, out, p);
+  if (auto m = r.find("matrix_position"); m != r.end() && m->is_object())
+    out += p.bold("Matrix") + "  " + position_line(*m) + "\n";  // not cut: the nearest stack is the point
   size_t issues = arr(r, "issues").size();
   if (issues) out += p.dim(fmt::format("{} detection note{} (gpustack check --json shows them)", issues, issues == 1 ? "" : "s")) + "\n";
   std::string st = str(r, {"summary", "status"});

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "matrix/stack_position.h"
 #include "report/json_path.h"
 #include "report/report.h"
 
@@ -170,6 +171,8 @@ std::string render_markdown(const nlohmann::json& report) {
   stack_table(r, out);
   findings_list(r, out);
   probes_table(r, out);
+  if (auto m = r.find("matrix_position"); m != r.end() && m->is_object())
+    out += "**Compatibility matrix:** " + md(position_line(*m)) + "\n\n";
   size_t issues = arr(r, "issues").size();
   if (issues) out += fmt::format("{} detection note{} in the JSON below (`issues`).\n\n", issues, issues == 1 ? "" : "s");
   // JSON strings never hold a raw newline, so a fence line can only clash if it is all

@@ -26,6 +26,9 @@ struct report_input {
   /// The whole environment the facts came from (sysroot::environment()), when it is not this
   /// process's own (`check --sysroot`): secret values in it are removed wherever they appear.
   const std::map<std::string, std::string>* environment = nullptr;
+  /// Settings the run was made with that belong to the stack fingerprint in the compatibility
+  /// matrix (docs/matrix.md), e.g. {"num_stages_cap", "1"}; emitted as `settings` when not empty.
+  std::map<std::string, std::string> settings;
 };
 
 /// The full, redacted report.                                    (report/report_json.cpp)

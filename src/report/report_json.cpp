@@ -191,6 +191,7 @@ nlohmann::json build_report(const report_input& in, const report_options& opts) 
       {"issues", issues},
       {"summary", summary_json(findings, probes)},
   };
+  if (!in.settings.empty()) r["settings"] = in.settings;
   redactor red = redactor::for_facts(f, opts.include_identifiers);
   if (in.environment) red.add_secret_values(*in.environment);
   red.scrub_json(r);
