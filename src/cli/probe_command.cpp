@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/cli.h"
+#include "cli/probe_fla_command.h"
 #include "detect/detect.h"
 #include "matrix/matrix_record.h"
 #include "report/report.h"
@@ -197,7 +198,11 @@ command_spec probe_command() {
             sub.add_option("--venv", a->detect.venv, "the virtual environment whose Python the py.* probes run");
             add_output_options(sub, a->out);
             add_matrix_options(sub, a->matrix);
-            return [a] { return run_probe_command(*a); };
+            auto fla = add_probe_fla_subcommand(sub);  // `gpustack probe fla` (probe_fla_command.cpp)
+            return [a, fla] {
+              if (std::optional<int> rc = fla()) return *rc;
+              return run_probe_command(*a);
+            };
           }};
 }
 

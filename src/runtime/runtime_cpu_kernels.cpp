@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fla/gdn_cpu_kernel.h"
 #include "kernels/ref/copy_bandwidth_ref.h"
 #include "kernels/ref/gemm_ref.h"
 #include "kernels/ref/reduce_sum_ref.h"
@@ -170,6 +171,7 @@ const cpu_kernel kernel_table[] = {
     {"gemm.cu", "gemm_bf16_v2", run_gemm_bf16_v2},
     {"gemm.cu", "gemm_f16_v2", run_gemm_f16_v2},
     {"spin_forever.cu", "spin_on_flag_v1", run_spin_on_flag_v1},
+    {"gdn_chunk.cu", "gdn_chunk_v1", run_gdn_chunk_v1_cpu},
 };
 
 }  // namespace

@@ -1,0 +1,313 @@
+// `gpustack probe fla`: the gated delta rule (linear attention of Qwen3.5 / Qwen3-Next) at every
+// pipeline depth in --stages, through up to three backends (native kernel, Triton kernel,
+// flash-linear-attention itself), each (backend, stage) in its own watched child so a hang at
+// num_stages 2 is reported and num_stages 3 still runs. Then the verdict: the highest safe
+// num_stages per backend, whether a failure is Triton's, the knowledge-base finding, the fix.
+// docs/fla.md describes it; probe_command.cpp hooks it in as a nested subcommand of `probe`.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <set>
+
+#include "cli/cli.h"
+#include "cli/probe_fla_command.h"
+#include "detect/detect.h"
+#include "fla/fla_options.h"
+#include "fla/fla_probes.h"
+#include "fla/fla_verdict.h"
+#include "matrix/matrix_record.h"
+#include "report/report.h"
+#include "rules/knowledge_base.h"
+#include "rules/rule.h"
+#include "runtime/runtime.h"
+#include "watch/probe_display.h"
+#include "watch/probe_runner.h"
+
+namespace gs {
+namespace {
+
+struct fla_args {
+  output_options out;
+  std::string stages = "1..4";
+  std::string backends = "native,triton,fla";
+  fla_settings settings;
+  double timeout_s = 0;
+  detect_options detect;
+  matrix_options matrix;  ///< --matrix FILE / --no-matrix
+  bool chosen = false;  ///< set by the subcommand's callback
+};
+
+/// In-place line on a terminal, one line per finished step (with its figures) otherwise.
+class fla_progress {
+ public:
+  fla_progress(size_t total) : tty_(::isatty(STDERR_FILENO) == 1), total_(total) {}
+  void event(size_t index, const runner_event& e) {
+    switch (e.kind) {
+      case runner_event::started:
+        phase_ = "start";
+        [[fallthrough]];
+      case runner_event::entered:
+        if (e.kind == runner_event::entered) phase_ = e.phase;
+        [[fallthrough]];
+      case runner_event::tick:
+        if (tty_) {
+          std::fprintf(stderr, "\r\033[K%s", progress_live_line(index, total_, e.spec->id, phase_, e.elapsed_s).c_str());
+          std::fflush(stderr);
+        }
+        break;
+      case runner_event::finished: {
+        if (tty_) std::fputs("\r\033[K", stderr);
+        std::string line = progress_final_line(index, total_, *e.result);
+        if (e.result->outcome == status::pass) line += ": " + e.result->detail.substr(0, 140);
+        std::fprintf(stderr, "%s\n", line.c_str());
+        break;
+      }
+    }
+  }
+
+ private:
+  bool tty_;
+  size_t total_;
+  std::string phase_;
+};
+
+finding finding_from_rule(const knowledge_base& kb, const std::string& id, const std::string& evidence,
+                          const std::string& fix) {
+  finding f;
+  f.id = id;
+  for (const rule& r : kb.rules()) {
+    if (r.id != id) continue;
+    f.level = r.level;
+    f.title = r.title;
+    f.refs = r.refs;
+    f.rule_source = r.pos.path + ":" + std::to_string(r.pos.line);
+  }
+  f.evidence = evidence;
+  f.remediation = fix;
+  return f;
+}
+
+fla_verdict_context verdict_context(const machine_facts& facts, const std::vector<probe_result>& results,
+                                    const std::string& device_arch) {
+  fla_verdict_context c;
+  if (!facts.gpus.empty()) {
+    c.gpu_vendor = facts.gpus.front().vendor;
+    c.gpu_arch = facts.gpus.front().arch;
+  }
+  if (!device_arch.empty()) c.gpu_arch = device_arch;
+  for (const probe_result& r : results) {
+    const nlohmann::json& v = r.data.value("versions", nlohmann::json::object());
+    if (v.is_object() && c.triton_version.empty() && v.value("triton", nlohmann::json()).is_string())
+      c.triton_version = v["triton"].get<std::string>();
+    if (v.is_object() && c.fla_version.empty() && v.value("fla", nlohmann::json()).is_string())
+      c.fla_version = v["fla"].get<std::string>();
+    if (r.data.value("arch", nlohmann::json()).is_string() && c.gpu_arch.empty())
+      c.gpu_arch = r.data["arch"].get<std::string>();
+  }
+  auto pkg = [&](const char* name) -> std::string {
+    auto it = facts.python.packages.find(name);
+    return it == facts.python.packages.end() ? "" : it->second.version;
+  };
+  if (c.triton_version.empty()) c.triton_version = pkg("triton");
+  if (c.fla_version.empty()) c.fla_version = pkg("flash-linear-attention");
+  return c;
+}
+
+std::vector<finding> gather(const machine_facts& facts, std::vector<probe_result>& results, const fla_verdict& v) {
+  std::vector<kb_error> errors;
+  knowledge_base kb = knowledge_base::load_builtin(errors);
+  std::vector<finding> out = kb.evaluate(facts);
+  std::set<std::string> seen;
+  for (const finding& f : out) seen.insert(f.id);
+  for (probe_result& r : results) {
+    if (r.outcome == status::pass || r.outcome == status::skip) continue;
+    std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
+    for (finding& f : kb.match_error_text(text, facts)) {
+      if (std::find(r.finding_ids.begin(), r.finding_ids.end(), f.id) == r.finding_ids.end()) r.finding_ids.push_back(f.id);
+      if (seen.insert(f.id).second) out.push_back(std::move(f));
+    }
+  }
+  if (!v.finding_id.empty() && !seen.count(v.finding_id)) {
+    std::string evidence;
+    for (const std::string& l : v.lines) evidence += (evidence.empty() ? "" : "; ") + l;
+    out.push_back(finding_from_rule(kb, v.finding_id, "gpustack probe fla: " + evidence, v.fix));
+  }
+  return out;
+}
+
+int run_fla(const fla_args& a) {
+  fla_settings s = a.settings;
+  std::string why;
+  auto stages = parse_stage_range(a.stages, &why);
+  if (!stages) {
+    std::fprintf(stderr, "gpustack: --stages: %s\n", why.c_str());
+    return exit_usage;
+  }
+  auto backends = parse_backends(a.backends, &why);
+  if (!backends) {
+    std::fprintf(stderr, "gpustack: --backends: %s\n", why.c_str());
+    return exit_usage;
+  }
+  if (std::string bad = s.shape.invalid(); !bad.empty()) {
+    std::fprintf(stderr, "gpustack: bad shape: %s\n", bad.c_str());
+    return exit_usage;
+  }
+  if (s.dtype != "bf16") {
+    std::fprintf(stderr, "gpustack: --dtype: only bf16 is supported (what Qwen3.5 trains in)\n");
+    return exit_usage;
+  }
+  s.stages = *stages;
+  s.backends = *backends;
+
+  sysroot sys = sysroot::live();
+  breadcrumb_file crumbs(breadcrumb_file::default_dir(sys.environment()));
+  std::optional<std::string> stale = take_stale_breadcrumb(crumbs, current_boot_id());
+  if (stale) std::fprintf(stderr, "gpustack: %s\n", stale->c_str());
+  machine_facts facts = detect_machine(sys, a.detect);
+  if (stale) facts.issues.push_back({crumbs.path(), *stale});
+
+  runner_options o;
+  // A first FLA call spends 17-40 s compiling (more with the backward); an import of torch a
+  // few seconds; the fp64 reference on the CPU a few more. Generous, but a hang still ends.
+  o.limits.deadlines.seconds["import"] = 120;
+  o.limits.deadlines.seconds["compile"] = 240;
+  o.limits.deadlines.seconds["run"] = 60;
+  o.limits.deadlines.seconds["verify"] = 180;
+  o.limits.deadlines.seconds["backward"] = 240;
+  o.limits.deadlines.seconds["default"] = 240;  // fla: FLA timed at its own configs, re-autotuned
+  o.limits.waiting_phases = {"launch", "sync", "run"};
+  if (a.timeout_s > 0) o.limits.deadlines.override_all(a.timeout_s);
+  o.device = s.device;
+  o.facts = &facts;
+  std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
+  std::unique_ptr<kernel_log_source> klog = open_kernel_log();
+  o.cpu = cpu.get();
+  o.kernel_log = klog.get();
+  o.breadcrumb = &crumbs;
+  install_interrupt_handler();
+
+  std::deque<std::string> ids;
+  std::vector<probe_spec> specs;
+  for (int stage : s.stages)
+    for (const std::string& b : s.backends) specs.push_back(fla_step_spec(b, stage, ids));
+  fla_progress progress(specs.size());
+  std::vector<probe_result> results;
+  std::string gpu_gone, device_arch;
+  bool interrupted = false;
+  const probe_spec* visible = find_probe("device.visible");
+  for (size_t i = 0; i < specs.size(); ++i) {
+    int stage = s.stages[i / s.backends.size()];
+    if (!gpu_gone.empty() || interrupted) {
+      probe_result r;
+      r.id = specs[i].id;
+      r.outcome = status::skip;
+      r.detail = interrupted ? "not run: interrupted" : gpu_gone;
+      r.data = {{"backend", s.backends[i % s.backends.size()]}, {"stage", stage}};
+      progress.event(i, {runner_event::finished, i, specs.size(), &specs[i], "", 0, &r});
+      results.push_back(std::move(r));
+      continue;
+    }
+    runner_options step = o;
+    step.probe_options = fla_step_options(s, stage);
+    step.on_event = [&progress, i](const runner_event& e) { progress.event(i, e); };
+    run_summary sum = run_probes({&specs[i]}, step);
+    for (const std::string& n : sum.notes) facts.issues.push_back({"gpustack probe fla", n});
+    interrupted = sum.interrupted;
+    for (probe_result& r : sum.results) {
+      // The runner knows nothing of stages: make sure the verdict can place every result.
+      if (!r.data.is_object()) r.data = nlohmann::json::object();
+      r.data["backend"] = s.backends[i % s.backends.size()];
+      r.data["stage"] = stage;
+      if (r.data.contains("device") && r.data["device"].is_object() && device_arch.empty())
+        device_arch = r.data["device"].value("arch", "");
+      if ((r.outcome == status::hang || r.outcome == status::crash) && visible) {
+        runner_options q = o;
+        q.limits.deadlines.override_all(20);
+        probe_result alive = run_probe(*visible, q);
+        if (alive.outcome != status::pass && alive.outcome != status::warn)
+          gpu_gone = "not run: the GPU stopped answering after " + r.id + " " + std::string(to_string(r.outcome)) +
+                     "; reset the GPU or reboot, then run again";
+      }
+      results.push_back(std::move(r));
+    }
+  }
+
+  fla_verdict v = decide_fla_verdict(results, verdict_context(facts, results, device_arch));
+  for (const std::string& l : v.lines) std::fprintf(stderr, "verdict: %s\n", l.c_str());
+  probe_result vr;
+  vr.id = "fla.verdict";
+  bool any_bad = std::any_of(results.begin(), results.end(), [](const probe_result& r) { return is_failure(r.outcome); });
+  vr.outcome = any_bad ? status::fail : status::pass;
+  vr.phase = "verdict";
+  for (const std::string& l : v.lines) vr.detail += (vr.detail.empty() ? "" : "; ") + l;
+  vr.data = v.to_json();
+  if (!v.finding_id.empty()) vr.finding_ids.push_back(v.finding_id);
+
+  report_input in;
+  in.facts = &facts;
+  in.findings = gather(facts, results, v);
+  in.probes = results;
+  in.probes.push_back(vr);
+  report_options ro;
+  ro.include_identifiers = a.out.include_identifiers;
+  ro.command = "probe fla";
+  nlohmann::json report = build_report(in, ro);
+  bool ok = emit_report(a.out, report.dump(2) + "\n", a.out.markdown ? render_markdown(report) : "",
+                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
+  if (!ok) return exit_usage;
+  if (!interrupted) record_report_in_matrix(report, a.matrix);  // every step is one cell
+  if (interrupted) return 130;
+  int from_probes = exit_ok;
+  for (const probe_result& r : results)
+    from_probes = std::max(from_probes, r.outcome == status::hang ? int(exit_hang)
+                                        : is_failure(r.outcome)   ? int(exit_failed)
+                                                                  : int(exit_ok));
+  return std::max(exit_code_for(report), from_probes);
+}
+
+}  // namespace
+
+std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
+  auto a = std::make_shared<fla_args>();
+  CLI::App* sub = probe.add_subcommand(
+      "fla", "linear attention (gated delta rule) at every Triton pipeline depth: native, Triton and FLA, hang-watched");
+  sub->add_option("--stages", a->stages, "pipeline depths (num_stages) to test: N, A..B or a list such as 1,3")
+      ->capture_default_str();
+  sub->add_option("--backends", a->backends, "which backends: native, triton, fla (comma-separated)")->capture_default_str();
+  gdn_shape& sh = a->settings.shape;
+  sub->add_option("--batch", sh.B, "batch size B")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_option("--seq", sh.T, "sequence length T")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_option("--heads", sh.H, "q/k heads H (Qwen3.5: linear_num_key_heads = 16)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_option("--value-heads", sh.HV, "value heads HV, a multiple of H (Qwen3.5-9B: 32, Qwen3.5-0.8B: 16)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_option("--head-dim-k", sh.K, "q/k head dimension K (<= 256)")->capture_default_str()->check(CLI::Range(1, 256));
+  sub->add_option("--head-dim-v", sh.V, "value head dimension V")->capture_default_str()->check(CLI::Range(1, 1024));
+  sub->add_option("--dtype", a->settings.dtype, "input dtype (bf16)")->capture_default_str();
+  sub->add_flag("--backward", a->settings.backward, "also run FLA's backward where the installed versions support it");
+  sub->add_option("--seed", a->settings.seed, "seed of the random inputs (every backend and stage sees the same)")
+      ->capture_default_str();
+  sub->add_option("--timeout", a->timeout_s,
+                  "seconds any one phase may take (default: import 120, compile 240, run 60, verify 180, backward 240)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--device", a->settings.device, "where the native kernel runs: cpu, auto, N, cuda:N or hip:N")
+      ->capture_default_str()
+      ->check([](const std::string& v) -> std::string { return parse_device(v).valid ? "" : "must be cpu, auto, N, cuda:N or hip:N"; });
+  sub->add_option("--python", a->detect.python, "the Python interpreter the triton and fla backends run");
+  sub->add_option("--venv", a->detect.venv, "the virtual environment whose Python they run");
+  // Hidden: the H200 self-test makes the Triton backend launch a kernel that never ends at this
+  // depth, to show `hang` in phase run and the next depth still running.
+  sub->add_option("--selftest-spin-stage", a->settings.spin_stage, "")->group("");
+  add_output_options(*sub, a->out);
+  add_matrix_options(*sub, a->matrix);
+  sub->callback([a] { a->chosen = true; });
+  return [a]() -> std::optional<int> {
+    if (!a->chosen) return std::nullopt;
+    return run_fla(*a);
+  };
+}
+
+}  // namespace gs

@@ -1,0 +1,74 @@
+// Parsing of --stages and --backends; see fla_options.h.
+#include "fla/fla_options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace gs {
+namespace {
+
+std::optional<int> parse_depth(std::string_view s) {
+  int v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    size_t p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) return out;
+    start = p + 1;
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<int>> parse_stage_range(std::string_view text, std::string* why) {
+  auto bad = [&](std::string msg) -> std::optional<std::vector<int>> {
+    if (why) *why = std::move(msg);
+    return std::nullopt;
+  };
+  std::set<int> out;
+  const std::string range_help = "use N, A..B or a comma list such as 1,3 (each 1.." + std::to_string(fla_max_stage) + ")";
+  if (text.empty()) return bad("empty stage range: " + range_help);
+  for (std::string_view part : split(text, ',')) {
+    size_t dots = part.find("..");
+    std::optional<int> lo, hi;
+    if (dots == std::string_view::npos) {
+      lo = hi = parse_depth(part);
+    } else {
+      lo = parse_depth(part.substr(0, dots));
+      hi = parse_depth(part.substr(dots + 2));
+    }
+    if (!lo || !hi) return bad("'" + std::string(part) + "' is not a stage or range: " + range_help);
+    if (*lo < 1 || *hi > fla_max_stage || *lo > fla_max_stage || *hi < 1)
+      return bad("stage " + std::to_string(*lo < 1 || *lo > fla_max_stage ? *lo : *hi) + " is outside 1.." +
+                 std::to_string(fla_max_stage) + " (num_stages 1 means no software pipelining)");
+    if (*lo > *hi) return bad("'" + std::string(part) + "' runs backwards: write " + std::to_string(*hi) + ".." + std::to_string(*lo));
+    for (int s = *lo; s <= *hi; ++s) out.insert(s);
+  }
+  return std::vector<int>(out.begin(), out.end());
+}
+
+std::optional<std::vector<std::string>> parse_backends(std::string_view text, std::string* why) {
+  std::set<std::string> want;
+  for (std::string_view part : split(text, ',')) {
+    const auto& all = fla_all_backends();
+    if (std::find(all.begin(), all.end(), part) == all.end()) {
+      if (why) *why = "unknown backend '" + std::string(part) + "': choose from native, triton, fla";
+      return std::nullopt;
+    }
+    want.insert(std::string(part));
+  }
+  std::vector<std::string> out;
+  for (const std::string& b : fla_all_backends())
+    if (want.count(b)) out.push_back(b);
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,277 @@
+// The (backend, stage) steps of `gpustack probe fla`; see fla_probes.h and docs/fla.md.
+#include "fla/fla_probes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "core/assets.h"
+#include "kernels/ref/gdn_ref.h"
+#include "probes/gpu_session.h"
+#include "probes/verify.h"
+
+namespace gs {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+gdn_shape shape_from(const probe_context& ctx) {
+  gdn_shape s;
+  s.B = int(option_int(ctx, "fla.B", s.B, 1, 1 << 16));
+  s.T = int(option_int(ctx, "fla.T", s.T, 1, 1 << 24));
+  s.H = int(option_int(ctx, "fla.H", s.H, 1, 1024));
+  s.HV = int(option_int(ctx, "fla.HV", s.HV, 1, 4096));
+  s.K = int(option_int(ctx, "fla.K", s.K, 1, 256));
+  s.V = int(option_int(ctx, "fla.V", s.V, 1, 1024));
+  return s;
+}
+
+nlohmann::json shape_json(const gdn_shape& s) {
+  return {{"B", s.B}, {"T", s.T}, {"H", s.H}, {"HV", s.HV}, {"K", s.K}, {"V", s.V}, {"chunk", gdn_chunk_len}};
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+probe_result run_python_backend(const probe_context& ctx, const std::string& backend) {
+  const int stage = int(option_int(ctx, "fla.stage", 1, 1, fla_max_stage));
+  nlohmann::json shape = shape_json(shape_from(ctx));
+  const std::string script = "probes/python/fla_" + backend + ".py";
+  const std::string id = "fla." + backend + ".stages" + std::to_string(stage);
+  auto skipped = [&](std::string why) {
+    probe_result r;
+    r.id = id;
+    r.outcome = status::skip;
+    r.detail = std::move(why);
+    r.data = {{"backend", backend}, {"stage", stage}, {"shape", shape}};
+    return r;
+  };
+  if (!find_asset(script)) return skipped(script + " is not in this build of gpustack");
+  if (!ctx.facts) return skipped("no machine facts: cannot tell which Python to use");
+  std::string why;
+  if (!probe_interpreter(*ctx.facts, &why)) return skipped(why);
+  python_probe_request req;
+  req.script = script;
+  // The helpers the scripts import, placed beside them (whichever this build embeds).
+  for (const char* extra : {"kernels/triton/gdn_chunk.py", "kernels/triton/gdn_ref.py", "probes/python/fla_args.py",
+                            "probes/python/gpustack_triton_stages.py"})
+    if (find_asset(extra)) req.extra_assets.push_back(extra);
+  req.args = fla_python_args(ctx);
+  ctx.phase("start");
+  python_probe_outcome out = run_python_script(ctx, req);
+  probe_result r = fla_python_result(backend, stage, shape, out);
+  const python_info& py = ctx.facts->python;
+  r.data["python"] = {{"interpreter", py.interpreter}, {"version", py.version}};
+  return r;
+}
+
+probe_result run_triton_step(const probe_context& ctx) { return run_python_backend(ctx, "triton"); }
+probe_result run_fla_step(const probe_context& ctx) { return run_python_backend(ctx, "fla"); }
+
+}  // namespace
+
+std::map<std::string, std::string> fla_step_options(const fla_settings& s, int stage) {
+  return {{"fla.stage", std::to_string(stage)},
+          {"fla.B", std::to_string(s.shape.B)},
+          {"fla.T", std::to_string(s.shape.T)},
+          {"fla.H", std::to_string(s.shape.H)},
+          {"fla.HV", std::to_string(s.shape.HV)},
+          {"fla.K", std::to_string(s.shape.K)},
+          {"fla.V", std::to_string(s.shape.V)},
+          {"fla.seed", std::to_string(s.seed)},
+          {"fla.dtype", s.dtype},
+          {"fla.backward", s.backward ? "true" : "false"},
+          {"fla.spin", s.spin_stage == stage ? "true" : "false"},
+          // FLA at its own num_stages is timed once, at the first depth: its re-autotune costs
+          // tens of seconds and the figure does not depend on the depth being forced.
+          {"fla.default_timing", !s.stages.empty() && stage == s.stages.front() ? "true" : "false"}};
+}
+
+probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids) {
+  ids.push_back("fla." + backend + ".stages" + std::to_string(stage));
+  const char* id = ids.back().c_str();
+  if (backend == "native")
+    return {id, "gated delta rule, gpustack's own chunked kernel, loads pipelined to this depth, vs fp64",
+            {}, true, true, run_fla_native};
+  if (backend == "triton")
+    return {id, "gated delta rule as a Triton kernel launched with num_stages = this depth", {}, true, true,
+            run_triton_step};
+  return {id, "flash-linear-attention's chunk_gated_delta_rule with num_stages forced to this depth", {}, true,
+          true, run_fla_step};
+}
+
+nlohmann::json fla_python_args(const probe_context& ctx) {
+  gdn_shape s = shape_from(ctx);
+  const int stage = int(option_int(ctx, "fla.stage", 1, 1, fla_max_stage));
+  return {{"stage", stage},
+          {"B", s.B}, {"T", s.T}, {"H", s.H}, {"HV", s.HV}, {"K", s.K}, {"V", s.V},
+          {"chunk", gdn_chunk_len},
+          {"dtype", option_text(ctx, "fla.dtype", "bf16")},
+          {"seed", option_int(ctx, "fla.seed", 20261202, 0, 0xffffffffLL)},
+          {"backward", option_text(ctx, "fla.backward", "false") == "true"},
+          {"spin", option_text(ctx, "fla.spin", "false") == "true"},
+          {"default_timing", option_text(ctx, "fla.default_timing", "false") == "true"},
+          {"device", ctx.device}};
+}
+
+probe_result fla_python_result(const std::string& backend, int stage, const nlohmann::json& shape,
+                                const python_probe_outcome& out) {
+  probe_result r = to_probe_result("fla." + backend + ".stages" + std::to_string(stage), out);
+  if (!r.data.is_object()) r.data = nlohmann::json::object();
+  r.data["backend"] = backend;
+  r.data["stage"] = stage;
+  r.data["shape"] = shape;
+  // A script that ran but left figures out still has the keys, as null, so readers need not guess.
+  for (const char* k : {"compile_ms", "run_ms", "max_abs_err", "rel_err", "num_warps"})
+    if (!r.data.contains(k)) r.data[k] = nullptr;
+  return r;
+}
+
+probe_result run_fla_native(const probe_context& ctx) {
+  probe_result r;
+  const int stage = int(option_int(ctx, "fla.stage", 1, 1, fla_max_stage));
+  r.id = "fla.native.stages" + std::to_string(stage);
+  const gdn_shape s = shape_from(ctx);
+  r.data = {{"backend", "native"}, {"stage", stage}, {"shape", shape_json(s)}, {"compile_ms", nullptr},
+            {"run_ms", nullptr}, {"max_abs_err", nullptr}, {"rel_err", nullptr}, {"num_warps", nullptr}};
+  if (std::string bad = s.invalid(); !bad.empty()) {
+    r.outcome = status::error;
+    r.detail = "bad shape: " + bad;
+    return r;
+  }
+  gpu_session sess(ctx, r);
+  {
+    sess.phase("load");
+    runtime_status why;
+    std::unique_ptr<runtime> rt = open_runtime(ctx.device, why);
+    if (!rt) {
+      sess.finish(status::skip, "no device could be opened for '" + ctx.device + "': " +
+                                    (why.message.empty() ? why.call : why.message));
+      return r;
+    }
+    // No GPU (CI, or --device cpu): the CPU chunked path runs through the cpu backend, with the
+    // same ring of tiles at this depth, so the step still means something.
+    if (rt->props().backend == "cpu" && !why.message.empty()) r.data["cpu_because"] = why.message;
+    sess.adopt(std::move(rt));
+  }
+  const device_props& p = sess.props();
+  const bool on_cpu = p.backend == "cpu";
+  // Block: 4 waves (128 threads on wave32, 256 on wave64): the kernel's loops stride by
+  // blockDim.x, so any multiple of the wave size works; num_warps reports it as Triton would.
+  const int threads = 4 * p.wave_size;
+  r.data["num_warps"] = 4;
+  constexpr int bv = 8;
+
+  const auto seed = uint32_t(option_int(ctx, "fla.seed", 20261202, 0, 0xffffffffLL));
+  gdn_inputs in = gdn_random_inputs(s, seed, true);
+  ctx.heartbeat();
+
+  module_handle mod;
+  kernel_handle kern;
+  auto t0 = clock_type::now();
+  if (!sess.compile("gdn_chunk.cu",
+                    {"GS_STAGES=" + std::to_string(stage), "GS_DK=" + std::to_string(s.K), "GS_BV=" + std::to_string(bv),
+                     "GS_ROWS=" + std::to_string(gdn_tile_rows)},
+                    mod) ||
+      !sess.kernel(mod, "gdn_chunk_v1", kern))
+    return r;
+  r.data["compile_ms"] = ms_since(t0);
+
+  sess.phase("run");
+  runtime& rt = sess.rt();
+  const unsigned gx = unsigned((s.V + bv - 1) / bv);
+  const size_t blocks = size_t(gx) * s.HV * s.B;
+  guarded_buffer q, k, v, g, beta, h0, o, ht, scratch;
+  if (!sess.check(q.create(rt, s.qk_elems() * 2)) || !sess.check(k.create(rt, s.qk_elems() * 2)) ||
+      !sess.check(v.create(rt, s.v_elems() * 2)) || !sess.check(g.create(rt, s.gate_elems() * 4)) ||
+      !sess.check(beta.create(rt, s.gate_elems() * 2)) || !sess.check(h0.create(rt, s.state_elems() * 4)) ||
+      !sess.check(o.create(rt, s.v_elems() * 4)) || !sess.check(ht.create(rt, s.state_elems() * 4)) ||
+      !sess.check(scratch.create(rt, blocks * 2 * gdn_chunk_len * gdn_chunk_len * 4)))
+    return r;
+  if (!sess.check(q.upload(in.q.data())) || !sess.check(k.upload(in.k.data())) || !sess.check(v.upload(in.v.data())) ||
+      !sess.check(g.upload(in.g.data())) || !sess.check(beta.upload(in.beta.data())) ||
+      !sess.check(h0.upload(in.h0.data())) || !sess.check(o.fill_u32(unwritten_bits)) ||
+      !sess.check(ht.fill_u32(unwritten_bits)))
+    return r;
+  void *pq = q.ptr(), *pk = k.ptr(), *pv = v.ptr(), *pg = g.ptr(), *pb = beta.ptr(), *ph0 = h0.ptr(), *po = o.ptr(),
+       *pht = ht.ptr(), *psc = scratch.ptr();
+  int T = s.T, H = s.H, HV = s.HV, V = s.V;
+  float scale = float(1.0 / std::sqrt(double(s.K)));
+  void* args[] = {&pq, &pk, &pv, &pg, &pb, &ph0, &po, &pht, &psc, &T, &H, &HV, &V, &scale};
+  launch_dims d;
+  d.grid[0] = gx;
+  d.grid[1] = unsigned(s.HV);
+  d.grid[2] = unsigned(s.B);
+  d.block[0] = unsigned(threads);
+  // One untimed launch (first-launch costs, and the result checked below), then the median of
+  // several timed ones. On the cpu backend one launch is the whole computation: time that.
+  std::vector<double> times;
+  const int timed = on_cpu ? 1 : 7;
+  for (int i = 0; i < (on_cpu ? 0 : 1); ++i)
+    if (!sess.check(rt.launch(kern, d, args)) || !sess.check(rt.synchronize())) return r;
+  for (int i = 0; i < timed; ++i) {
+    double ms = 0;
+    if (!sess.check(rt.time_ms([&] { return rt.launch(kern, d, args); }, ms))) return r;
+    times.push_back(ms);
+    ctx.heartbeat();
+  }
+  r.data["run_ms"] = median(times);
+  r.data["run_ms_all"] = times;
+
+  sess.phase("verify");
+  std::vector<float> got_o(s.v_elems()), got_ht(s.state_elems());
+  if (!sess.check(o.download(got_o.data())) || !sess.check(ht.download(got_ht.data()))) return r;
+  bool guards_o = false, guards_ht = false;
+  if (!sess.check(o.check_guards(guards_o)) || !sess.check(ht.check_guards(guards_ht))) return r;
+  size_t unwritten = 0, non_finite = 0;
+  for (const std::vector<float>* a : {&got_o, &got_ht})
+    for (float x : *a) {
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      if (bits == unwritten_bits) ++unwritten;
+      else if (!std::isfinite(x)) ++non_finite;
+    }
+  // fp64 recurrence on the first and last value head of every sequence (a quarter of the cost
+  // of all heads at HV = 8, a sixteenth at 32; every element is still checked for being written
+  // and finite). Those heads use the first and last q/k heads, so grouping errors show.
+  std::vector<int> heads = {0};
+  if (s.HV > 1) heads.push_back(s.HV - 1);
+  double max_abs = 0, rel = 0;
+  for (int hv : heads) {
+    std::vector<double> o_ref, ht_ref;
+    gdn_recurrent_ref(in, 0, o_ref, ht_ref, 0, s.B, hv, hv + 1);
+    ctx.heartbeat();
+    gdn_error e = gdn_compare(s, got_o.data(), got_ht.data(), o_ref, ht_ref, 0, s.B, hv, hv + 1);
+    max_abs = std::max(max_abs, e.max_abs);
+    rel = std::max(rel, e.rel);
+  }
+  r.data["max_abs_err"] = std::isfinite(max_abs) ? nlohmann::json(max_abs) : nlohmann::json(nullptr);
+  r.data["rel_err"] = std::isfinite(rel) ? nlohmann::json(rel) : nlohmann::json(nullptr);
+  r.data["verified_heads"] = heads;
+  r.data["tolerance"] = {{"rel", fla_native_rel_tol}, {"abs", fla_native_abs_tol}};
+  r.data["threads_per_block"] = threads;
+  r.data["path"] = on_cpu ? "cpu chunked (kernels/ref/gdn_ref.cpp)" : "gpu kernel (kernels/gdn_chunk.cu)";
+  std::string timing = fmt::format("run {:.3f} ms (median of {}), compile {:.0f} ms", median(times), timed,
+                                   r.data["compile_ms"].get<double>());
+  if (unwritten || non_finite || !guards_o || !guards_ht) {
+    sess.finish(status::fail, fmt::format("{} elements never written, {} NaN/Inf{}", unwritten, non_finite,
+                                          guards_o && guards_ht ? "" : ", a guard band was overwritten"));
+    return r;
+  }
+  bool ok = rel <= fla_native_rel_tol && max_abs <= fla_native_abs_tol;
+  sess.finish(ok ? status::pass : status::fail,
+              fmt::format("{} vs fp64 recurrence: rel {:.2e} (<= {:.0e}), max abs {:.2e} (<= {:.0e}); {}",
+                          ok ? "matches" : "differs", rel, fla_native_rel_tol, max_abs, fla_native_abs_tol, timing));
+  return r;
+}
+
+}  // namespace gs

@@ -1,0 +1,42 @@
+// The (backend, stage) steps of `gpustack probe fla`: each is a probe_spec with id
+// fla.<backend>.stages<N>, run in its own watched child by the probe runner. The child reads its
+// stage and shape from probe_context::options (keys below), so one run function serves every
+// stage. Result data: compile_ms, run_ms, max_abs_err, rel_err, num_warps, stage, shape, backend.
+#pragma once
+#include <deque>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fla/fla_options.h"
+#include "probes/probe.h"
+#include "python/python_probe.h"
+
+namespace gs {
+
+/// Tolerance of the native kernel (GPU or CPU chunked path, fp32) against the fp64 recurrence,
+/// norm-wise over o and the final state, and per element. docs/fla.md gives the reasoning.
+inline constexpr double fla_native_rel_tol = 1e-4;
+inline constexpr double fla_native_abs_tol = 1e-4;
+
+/// probe_context::options for one step: fla.stage, fla.B, fla.T, fla.H, fla.HV, fla.K, fla.V,
+/// fla.seed, fla.backward, fla.spin, fla.dtype, fla.default_timing.
+std::map<std::string, std::string> fla_step_options(const fla_settings& s, int stage);
+
+/// The probe_spec for a backend ("native", "triton", "fla") at a stage; the id string lives in
+/// `ids` (the spec keeps a pointer to it).
+probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids);
+
+/// GPUSTACK_ARGS of the Python backends (docs/fla.md "Python side").
+nlohmann::json fla_python_args(const probe_context& ctx);
+
+/// The probe result of a Python backend from its outcome: the script's status, detail and data
+/// (compile_ms, run_ms, max_abs_err, rel_err, num_warps, num_stages_seen, versions, arch,
+/// backward), with backend, stage and shape added. Tests feed recorded outputs through it.
+probe_result fla_python_result(const std::string& backend, int stage, const nlohmann::json& shape,
+                               const python_probe_outcome& out);
+
+/// The native step's body (exposed for tests: it runs on the cpu backend in-process).
+probe_result run_fla_native(const probe_context& ctx);
+
+}  // namespace gs

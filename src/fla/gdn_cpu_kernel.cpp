@@ -1,0 +1,61 @@
+// gdn_chunk_v1 on the cpu backend; see gdn_cpu_kernel.h.
+#include "fla/gdn_cpu_kernel.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/ref/gdn_ref.h"
+
+namespace gs {
+
+namespace {
+template <class T>
+T arg(void** args, int i) {
+  return *static_cast<T*>(args[i]);
+}
+runtime_status fail(const std::string& why) { return runtime_status::failure("gdn_chunk_v1", 1, why); }
+}  // namespace
+
+runtime_status run_gdn_chunk_v1_cpu(const cpu_launch& l, void** args) {
+  auto q = arg<const uint16_t*>(args, 0), k = arg<const uint16_t*>(args, 1), v = arg<const uint16_t*>(args, 2);
+  auto g = arg<const float*>(args, 3);
+  auto beta = arg<const uint16_t*>(args, 4);
+  auto h0 = arg<const float*>(args, 5);
+  auto o = arg<float*>(args, 6), ht = arg<float*>(args, 7);
+  gdn_shape s;
+  s.T = arg<int>(args, 9);
+  s.H = arg<int>(args, 10);
+  s.HV = arg<int>(args, 11);
+  s.V = arg<int>(args, 12);
+  float scale = arg<float>(args, 13);
+  s.B = int(l.dims.grid[2]);
+  s.K = l.define_int("GS_DK", 128);
+  const int bv = l.define_int("GS_BV", 8), stages = l.define_int("GS_STAGES", 2);
+  if (std::string why = s.invalid(); !why.empty()) return fail(why);
+  if (stages < 1 || stages > 8) return fail("GS_STAGES must be 1..8");
+  // The kernel gives each block one value head and GS_BV columns: a grid that does not cover
+  // every (head, column) would leave outputs unwritten on a GPU. Say so instead of guessing.
+  if (int(l.dims.grid[1]) != s.HV || uint64_t(l.dims.grid[0]) * bv < uint64_t(s.V))
+    return fail("grid must be (ceil(V / GS_BV), HV, B)");
+  if (!l.valid_range(q, s.qk_elems() * 2) || !l.valid_range(k, s.qk_elems() * 2) ||
+      !l.valid_range(v, s.v_elems() * 2) || !l.valid_range(g, s.gate_elems() * 4) ||
+      !l.valid_range(beta, s.gate_elems() * 2) || (h0 && !l.valid_range(h0, s.state_elems() * 4)))
+    return runtime_status::failure("gdn_chunk_v1", 700, "input range is outside every allocation");
+  if (!l.valid_range(o, s.v_elems() * 4) || !l.valid_range(ht, s.state_elems() * 4))
+    return runtime_status::failure("gdn_chunk_v1", 700, "output range is outside every allocation");
+  gdn_inputs in;
+  in.shape = s;
+  in.q.assign(q, q + s.qk_elems());
+  in.k.assign(k, k + s.qk_elems());
+  in.v.assign(v, v + s.v_elems());
+  in.beta.assign(beta, beta + s.gate_elems());
+  in.g.assign(g, g + s.gate_elems());
+  if (h0) in.h0.assign(h0, h0 + s.state_elems());
+  std::vector<float> out_o, out_ht;
+  gdn_chunk_cpu(in, stages, scale, out_o, out_ht);
+  std::memcpy(o, out_o.data(), out_o.size() * sizeof(float));
+  std::memcpy(ht, out_ht.data(), out_ht.size() * sizeof(float));
+  return runtime_status::success();
+}
+
+}  // namespace gs
