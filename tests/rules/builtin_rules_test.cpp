@@ -128,7 +128,7 @@ const std::vector<rule_case>& cases() {
       {"GS-TRITON-002", [] { return with_pkg(triton36(gfx("gfx90a", 90010, 64)), "fla-core", "0.5.0"); },
        [] { return with_pkg(triton36(r9700()), "fla-core", "0.5.0"); }},
       {"GS-FLA-001", [] { return nv_pkg("flash-linear-attention", "0.5.0"); },
-       [] { return with_pkg(nv_pkg("flash-linear-attention", "0.5.0"), "triton", "3.7.1"); }, severity::fail},
+       [] { return with_pkg(nv_pkg("flash-linear-attention", "0.5.2"), "triton", "3.7.1"); }, severity::fail},
       {"GS-FLA-002", [] { return amd_pkg("flash-linear-attention", "0.4.1"); }, [] { return amd_pkg("flash-linear-attention", "0.4.2"); }},
       {"GS-PKG-001", [] { return amd_pkg("flash-attn", "2.8.3"); },
        [] { return with_env(amd_pkg("flash-attn", "2.8.3"), "FLASH_ATTENTION_TRITON_AMD_ENABLE", "TRUE"); }},
