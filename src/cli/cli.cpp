@@ -18,6 +18,7 @@ static std::vector<command_spec> command_table() {
       snapshot_command(),
       probe_command(),
       selftest_command(),
+      estimate_command(),
       fix_command(),
       inspect_command(),
       matrix_command(),

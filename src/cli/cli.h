@@ -34,6 +34,7 @@ command_spec check_command();
 command_spec snapshot_command();
 command_spec probe_command();
 command_spec selftest_command();
+command_spec estimate_command();
 command_spec fix_command();
 command_spec inspect_command();
 command_spec matrix_command();
