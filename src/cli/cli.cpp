@@ -19,10 +19,11 @@ static std::vector<command_spec> command_table() {
       probe_command(),
       selftest_command(),
       estimate_command(),
-      fix_command(),
-      inspect_command(),
       matrix_command(),
       report_command(),
+      fix_command(),
+      train_smoke_command(),
+      inspect_command(),
   };
 }
 

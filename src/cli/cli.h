@@ -35,10 +35,11 @@ command_spec snapshot_command();
 command_spec probe_command();
 command_spec selftest_command();
 command_spec estimate_command();
-command_spec fix_command();
-command_spec inspect_command();
 command_spec matrix_command();
 command_spec report_command();
+command_spec fix_command();
+command_spec train_smoke_command();
+command_spec inspect_command();
 
 int run_cli(int argc, char** argv);
 

@@ -1,0 +1,131 @@
+// `gpustack train-smoke --model NAME`: will my QLoRA training run? Builds the registry model
+// (shrunk with --layers/--width-scale, or a local checkpoint with --weights) in the user's Python,
+// quantizes it to NF4, attaches LoRA and runs a few optimizer steps, all in a watched child; the
+// report has one probe entry `train_smoke.<model>` with the losses, step times, peak GPU and host
+// memory, the linear-attention path, and the estimator's prediction beside the measured peak.
+// docs/train-smoke.md. Exit codes as GUIDE: 0 pass/skip, 1 fail, 2 bad arguments, 3 hang.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "cli/cli.h"
+#include "detect/detect.h"
+#include "matrix/matrix_record.h"
+#include "report/report.h"
+#include "rules/knowledge_base.h"
+#include "train/train_plan.h"
+#include "train/train_smoke.h"
+#include "watch/probe_runner.h"
+
+namespace gs {
+namespace {
+
+struct cli_args {
+  train_smoke_cli opts;
+  output_options out;
+  matrix_options matrix;
+  detect_options detect;
+};
+
+/// One line on stderr, redrawn in place on a terminal; one line per phase otherwise (a CI log).
+class live_line {
+ public:
+  live_line() : tty_(::isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()) {}
+  void phase(std::string_view p) {
+    progress_.take_phase(p);
+    if (tty_) return draw();
+    std::fprintf(stderr, "%s\n", progress_.line(elapsed()).c_str());
+  }
+  void tick() {
+    auto now = std::chrono::steady_clock::now();
+    if (tty_ && now - last_ > std::chrono::milliseconds(200)) draw();
+  }
+  void done() {
+    if (tty_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void draw() {
+    last_ = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "\r\033[K%s", progress_.line(elapsed()).c_str());
+    std::fflush(stderr);
+  }
+  bool tty_;
+  train_progress progress_;
+  std::chrono::steady_clock::time_point start_, last_{};
+};
+
+int run(const cli_args& a) {
+  std::string error;
+  std::optional<train_smoke_plan> plan = plan_train_smoke(a.opts, &error);
+  if (!plan) {
+    std::fprintf(stderr, "gpustack: %s\n", error.c_str());
+    return exit_usage;
+  }
+  for (const std::string& note : plan->notes) std::fprintf(stderr, "gpustack: %s\n", note.c_str());
+
+  sysroot sys = sysroot::live();
+  machine_facts facts = detect_machine(sys, a.detect);
+  std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
+  live_line line;
+  install_interrupt_handler();
+  probe_result r = run_train_smoke(
+      plan->request, facts, cpu.get(), [&line](std::string_view p) { line.phase(p); },
+      [&line](double) { line.tick(); });
+  line.done();
+  finish_train_smoke_result(r, plan->request, plan->estimate);
+  r.data["model"] = plan->model_json;
+  if (plan->quant_check) r.data["quant_config_check"] = *plan->quant_check;
+  bool interrupted = interrupt_requested();
+
+  report_input in;
+  in.facts = &facts;
+  {
+    std::vector<kb_error> errors;
+    knowledge_base kb = knowledge_base::load_builtin(errors);
+    in.findings = kb.evaluate(facts);
+    if (r.outcome != status::pass && r.outcome != status::skip) {
+      std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
+      for (finding& f : kb.match_error_text(text, facts)) {
+        r.finding_ids.push_back(f.id);
+        if (std::none_of(in.findings.begin(), in.findings.end(), [&f](const finding& x) { return x.id == f.id; }))
+          in.findings.push_back(std::move(f));
+      }
+    }
+  }
+  in.probes = {r};
+  report_options ro;
+  ro.include_identifiers = a.out.include_identifiers;
+  ro.command = "train-smoke";
+  nlohmann::json report = build_report(in, ro);
+  std::string json_text = report.dump(2) + "\n";
+  bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
+                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
+  if (!ok) return exit_usage;
+  record_report_in_matrix(report, a.matrix);
+  if (interrupted) return 130;
+  int from_probe = r.outcome == status::hang ? int(exit_hang) : is_failure(r.outcome) ? int(exit_failed) : int(exit_ok);
+  return std::max(exit_code_for(report), from_probe);
+}
+
+}  // namespace
+
+command_spec train_smoke_command() {
+  return {"train-smoke", "run a mini QLoRA training step of a model in your Python stack (hang-safe)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<cli_args>();
+            add_train_smoke_options(sub, a->opts);
+            sub.add_option("--python", a->detect.python, "the Python interpreter to train in");
+            sub.add_option("--venv", a->detect.venv, "the virtual environment whose Python to train in");
+            add_output_options(sub, a->out);
+            add_matrix_options(sub, a->matrix);
+            return [a] { return run(*a); };
+          }};
+}
+
+}  // namespace gs
