@@ -79,6 +79,14 @@ __device__ __forceinline__ unsigned q4_fp4_code(float x) {
 
 __device__ __forceinline__ unsigned q4_code(int kind, float xn) { return kind == 0 ? q4_nf4_code(xn) : q4_fp4_code(xn); }
 
+// The 16 code values in shared memory, filled by the block's first 16 threads (every block here
+// has at least 32). A table read costs one shared load where the constant bank would serialise
+// the 16 different addresses a warp asks for.
+__device__ __forceinline__ void q4_fill_lut(float* lut, int kind) {
+  if (threadIdx.x < 16) lut[threadIdx.x] = q4_table(kind, (int)threadIdx.x);
+  __syncthreads();
+}
+
 // A product that is never fused into a following add (bitsandbytes rounds it, then adds).
 __device__ __forceinline__ float q4_mul_rn(float a, float b) {
 #if defined(GS_CUDA)
@@ -254,8 +262,7 @@ template <class O>
 __device__ __forceinline__ void q4_dequant_v2(const unsigned char* __restrict__ packed, const float* __restrict__ absmax,
                                               typename O::t* __restrict__ out, gs_u64 n, int blocksize, int kind) {
   __shared__ float lut[16];
-  if (threadIdx.x < 16) lut[threadIdx.x] = q4_table(kind, (int)threadIdx.x);
-  __syncthreads();
+  q4_fill_lut(lut, kind);
   const int shift = q4_log2(blocksize);
   const gs_u64 t = (gs_u64)blockIdx.x * blockDim.x + threadIdx.x;
   const gs_u64 e0 = t * 32;
@@ -280,8 +287,7 @@ template <class O>
 __device__ __forceinline__ void q4_dequant_v3(const unsigned char* __restrict__ packed, const float* __restrict__ absmax,
                                               typename O::t* __restrict__ out, gs_u64 n, int blocksize, int kind) {
   __shared__ float lut[16];
-  if (threadIdx.x < 16) lut[threadIdx.x] = q4_table(kind, (int)threadIdx.x);
-  __syncthreads();
+  q4_fill_lut(lut, kind);
   const int shift = q4_log2(blocksize);
   const unsigned lane = threadIdx.x % GS_WARP_SIZE;
   const gs_u64 warp = ((gs_u64)blockIdx.x * blockDim.x + threadIdx.x) / GS_WARP_SIZE;
@@ -308,28 +314,23 @@ __device__ __forceinline__ void q4_dequant_v3(const unsigned char* __restrict__ 
   }
 }
 
-GS_KERNEL void quant4_dequant_f32_v2(const unsigned char* packed, const float* absmax, float* out, gs_u64 n,
-                                   int blocksize, int kind) {
+// One entry point per (output type, version), written out so the kernel table can find them.
+GS_KERNEL void quant4_dequant_f32_v2(const unsigned char* packed, const float* absmax, float* out, gs_u64 n, int blocksize, int kind) {
   q4_dequant_v2<q4_out_f32>(packed, absmax, out, n, blocksize, kind);
 }
-GS_KERNEL void quant4_dequant_f32_v3(const unsigned char* packed, const float* absmax, float* out, gs_u64 n,
-                                   int blocksize, int kind) {
-  q4_dequant_v3<q4_out_f32>(packed, absmax, out, n, blocksize, kind);
-}
-GS_KERNEL void quant4_dequant_bf16_v2(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n,
-                                   int blocksize, int kind) {
+GS_KERNEL void quant4_dequant_bf16_v2(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n, int blocksize, int kind) {
   q4_dequant_v2<q4_out_bf16>(packed, absmax, out, n, blocksize, kind);
 }
-GS_KERNEL void quant4_dequant_bf16_v3(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n,
-                                   int blocksize, int kind) {
-  q4_dequant_v3<q4_out_bf16>(packed, absmax, out, n, blocksize, kind);
-}
-GS_KERNEL void quant4_dequant_f16_v2(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n,
-                                   int blocksize, int kind) {
+GS_KERNEL void quant4_dequant_f16_v2(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n, int blocksize, int kind) {
   q4_dequant_v2<q4_out_f16>(packed, absmax, out, n, blocksize, kind);
 }
-GS_KERNEL void quant4_dequant_f16_v3(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n,
-                                   int blocksize, int kind) {
+GS_KERNEL void quant4_dequant_f32_v3(const unsigned char* packed, const float* absmax, float* out, gs_u64 n, int blocksize, int kind) {
+  q4_dequant_v3<q4_out_f32>(packed, absmax, out, n, blocksize, kind);
+}
+GS_KERNEL void quant4_dequant_bf16_v3(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n, int blocksize, int kind) {
+  q4_dequant_v3<q4_out_bf16>(packed, absmax, out, n, blocksize, kind);
+}
+GS_KERNEL void quant4_dequant_f16_v3(const unsigned char* packed, const float* absmax, gs_u16* out, gs_u64 n, int blocksize, int kind) {
   q4_dequant_v3<q4_out_f16>(packed, absmax, out, n, blocksize, kind);
 }
 
@@ -342,6 +343,17 @@ GS_KERNEL void quant4_dequant_f16_v3(const unsigned char* packed, const float* a
 __device__ __forceinline__ float q4_warp_sum(float v) {
   for (int o = 1; o < GS_WARP_SIZE; o *= 2) v += __shfl_xor_sync(GS_FULL_MASK, v, o, GS_WARP_SIZE);
   return v;
+}
+
+// The packed products below written out one rounding at a time, for devices and hosts without
+// the sm_80 bf16x2/f16x2 instructions: w = T(q * am), then T(a * w), each widened back to float.
+template <class G>
+__device__ __forceinline__ void q4_products_portable(gs_u32 a2, gs_u32 q2, gs_u32 am2, float& p0, float& p1) {
+  const gs_u16 am = (gs_u16)(am2 & 0xffffu);
+  const gs_u16 w0 = G::round(G::widen((gs_u16)(q2 & 0xffffu)) * G::widen(am));
+  const gs_u16 w1 = G::round(G::widen((gs_u16)(q2 >> 16)) * G::widen(am));
+  p0 = G::widen(G::round(G::widen((gs_u16)(a2 & 0xffffu)) * G::widen(w0)));
+  p1 = G::widen(G::round(G::widen((gs_u16)(a2 >> 16)) * G::widen(w1)));
 }
 
 // Two products of one pair of consecutive elements: prod = T(a * T(q * am)), returned as floats.
@@ -360,10 +372,7 @@ struct q4_gemv_bf16 {
     p0 = gs_bits_f32(pr << 16);
     p1 = gs_bits_f32(pr & 0xffff0000u);
 #else
-    const gs_u16 w0 = round(widen((gs_u16)(q2 & 0xffffu)) * widen((gs_u16)(am2 & 0xffffu)));
-    const gs_u16 w1 = round(widen((gs_u16)(q2 >> 16)) * widen((gs_u16)(am2 & 0xffffu)));
-    p0 = widen(round(widen((gs_u16)(a2 & 0xffffu)) * widen(w0)));
-    p1 = widen(round(widen((gs_u16)(a2 >> 16)) * widen(w1)));
+    q4_products_portable<q4_gemv_bf16>(a2, q2, am2, p0, p1);
 #endif
   }
 };
@@ -379,10 +388,7 @@ struct q4_gemv_f16 {
     asm("{.reg .f16 lo, hi; mov.b32 {lo, hi}, %2; cvt.f32.f16 %0, lo; cvt.f32.f16 %1, hi;}"
         : "=f"(p0), "=f"(p1) : "r"(pr));
 #else
-    const gs_u16 w0 = round(widen((gs_u16)(q2 & 0xffffu)) * widen((gs_u16)(am2 & 0xffffu)));
-    const gs_u16 w1 = round(widen((gs_u16)(q2 >> 16)) * widen((gs_u16)(am2 & 0xffffu)));
-    p0 = widen(round(widen((gs_u16)(a2 & 0xffffu)) * widen(w0)));
-    p1 = widen(round(widen((gs_u16)(a2 >> 16)) * widen(w1)));
+    q4_products_portable<q4_gemv_f16>(a2, q2, am2, p0, p1);
 #endif
   }
 };
@@ -451,8 +457,7 @@ GS_KERNEL void quant4_gemv_f16_v1(const gs_u16* A, const unsigned char* B, const
 GS_KERNEL void quant4_gemv_f32_v1(const float* A, const unsigned char* B, const float* absmax, float* out, int N, int K,
                                   int blocksize, int kind) {
   __shared__ float lut[16];
-  if (threadIdx.x < 16) lut[threadIdx.x] = q4_table(kind, (int)threadIdx.x);
-  __syncthreads();
+  q4_fill_lut(lut, kind);
   const int shift = q4_log2(blocksize);
   const unsigned lane = threadIdx.x % GS_WARP_SIZE;
   const int row = (int)(blockIdx.x * (blockDim.x / GS_WARP_SIZE) + threadIdx.x / GS_WARP_SIZE);

@@ -59,8 +59,10 @@ struct bit_check {
   std::string describe() const;
 };
 
-/// Element-wise bit comparisons. 16-bit floats: NaN equals NaN (the hardware conversions write
-/// a canonical NaN, the references keep the payload), everything else bit for bit.
+/// Element-wise bit comparisons. Floats: NaN equals NaN (an operation's NaN has an
+/// implementation-defined sign and payload: x86 0xffc00000, NVIDIA 0x7fffffff; the 16-bit
+/// conversions write a canonical NaN where the references keep the payload), except the
+/// never-written poison; everything else bit for bit.
 bit_check compare_u8(std::string what, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want);
 bit_check compare_i8(std::string what, const std::vector<int8_t>& got, const std::vector<int8_t>& want);
 bit_check compare_i32(std::string what, const std::vector<int32_t>& got, const std::vector<int32_t>& want);

@@ -25,12 +25,19 @@ const std::array<float, 16> nf4_table = {
     from_bits(0x3da2faff), from_bits(0x3e24cae3), from_bits(0x3e7c04dd), from_bits(0x3ead033a),
     from_bits(0x3ee1a4b8), from_bits(0x3f1007ab), from_bits(0x3f3913b3), from_bits(0x3f800000)};
 
-// The thresholds of dQuantizeNF4, ascending: t[i] separates code i from code i + 1 (§1.3).
+// The thresholds of dQuantizeNF4, ascending: t[i] separates code i from code i + 1 (§1.3),
+// written as the kernel writes them: float literals, which C++ and CUDA compilers round from the
+// decimal straight to float32. Each decimal is the double midpoint of two NF4 floats printed to
+// 16-17 digits, so it lies within ~1e-16 of a float32 tie; four of them fall on the other side of
+// the tie than round-half-to-even of the exact midpoint (kernel-specs.md's table, made in Python
+// with float32(midpoint), has the tie-rounded bits): nvcc and NVRTC emit 0xbf591cd9, 0x3df64863,
+// 0x3f006d03, 0x3f5c89d9 (tests check the PTX), so those are what bitsandbytes' CUDA binary
+// really compares against, and what a value lying exactly on a threshold is judged by.
 const std::array<float, 15> nf4_thr = {
-    from_bits(0xbf591cd8), from_bits(0xbf1c5270), from_bits(0xbeeb8480), from_bits(0xbeadea76),
-    from_bits(0xbe703cec), from_bits(0xbe0d38bc), from_bits(0xbd3a7871), from_bits(0x3d22faff),
-    from_bits(0x3df64862), from_bits(0x3e5067e0), from_bits(0x3e9582d4), from_bits(0x3ec753f9),
-    from_bits(0x3f006d04), from_bits(0x3f248daf), from_bits(0x3f5c89da)};
+    -0.8480964004993439f, -0.6106329262256622f, -0.4599952697753906f, -0.33967943489551544f,
+    -0.23460740596055984f, -0.13791173323988914f, -0.045525018125772476f, 0.03979014977812767f,
+    0.1202552504837513f, 0.2035212516784668f, 0.2920137718319893f, 0.3893125355243683f,
+    0.5016634166240692f, 0.6427869200706482f, 0.8614784181118011f};
 
 // fp4_dequantization_lut, indexed by code & 7, with the kernel's own float literals.
 const float fp4_magnitude[8] = {0.0f, 0.005208333333f, 0.66666667f, 1.0f, 0.33333333f, 0.5f, 0.16666667f, 0.25f};

@@ -32,15 +32,7 @@ def main(data):
     a = gs.args()
     rows, cols = int(a.get("rows", 64)), int(a.get("cols", 128))
     seed = int(a.get("seed", 20261202))
-    gs.phase("import")
-    torch = gs.require("torch")
-    bnb = gs.require("bitsandbytes")
-    import bitsandbytes.functional as F
-    data["versions"] = gs.torch_versions(torch)
-    data["versions"]["bitsandbytes"] = getattr(bnb, "__version__", None)
-    if not torch.cuda.is_available():
-        raise gs.Skip("torch sees no GPU")
-    name, arch = gs.device_name(torch, 0)
+    torch, bnb, F, name, arch = gs.bnb_on_gpu(data)
 
     gs.phase("launch")
     gen = torch.Generator().manual_seed(seed)

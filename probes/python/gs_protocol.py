@@ -147,6 +147,22 @@ def device_name(torch, index):
     return props.name, arch.split(":")[0]
 
 
+def bnb_on_gpu(data):
+    """The opening of the bitsandbytes kernel steps: import torch and bitsandbytes (a clean skip
+    when either is missing), record their versions, and skip when torch sees no GPU.
+    Returns (torch, bitsandbytes, bitsandbytes.functional, device name, arch)."""
+    phase("import")
+    torch = require("torch")
+    bnb = require("bitsandbytes")
+    import bitsandbytes.functional as F
+    data["versions"] = torch_versions(torch)
+    data["versions"]["bitsandbytes"] = getattr(bnb, "__version__", None)
+    if not torch.cuda.is_available():
+        raise Skip("torch sees no GPU")
+    name, arch = device_name(torch, 0)
+    return torch, bnb, F, name, arch
+
+
 def run(main, data=None):
     """Run a step's main(): a Skip ends it as skip, any other exception as fail with the
     traceback tail; a main() that returns without sending a result is an error."""
