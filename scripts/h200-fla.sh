@@ -13,7 +13,7 @@
 # On the device (repo root):  bash scripts/h200-fla.sh   (carry [".carry", ".fla"])
 # Writes $OUT/fla/ as it goes (so a run cut short still returns what it did) and, at the end,
 # $OUT/fla.tgz: fla-probe.json (the report), fla-spin.json, fla-native-cpu.json, h200-fla.log,
-# fla-table.txt (the table also goes to stdout). Budget: the whole script within 5 minutes.
+# fla-table.txt (the table also goes to stdout), transcripts/. Budget: the whole script within 5 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/h200-fla}
@@ -32,6 +32,9 @@ elapsed() { echo $(( $(date +%s) - start )); }
 # dispatch would bypass the num_stages being tested: research/kernel-specs.md 3.7).
 if [ -d .fla ]; then export PYTHONPATH="$PWD/.fla${PYTHONPATH:+:$PYTHONPATH}"; fi
 export FLA_DISABLE_BACKEND_DISPATCH=1
+# Every Python backend run's raw stdout/stderr (src/python/transcript.h): the recordings that
+# replace tests/fixtures/python_outputs/h200_fla_*.
+export GPUSTACK_TRANSCRIPT_DIR="$dir/transcripts"
 SHAPE="--batch 2 --seq 4096 --heads 16 --value-heads 16 --head-dim-k 128 --head-dim-v 128"
 
 echo "== $(date -u +%FT%TZ) $(uname -r)"

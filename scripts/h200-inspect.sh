@@ -23,7 +23,8 @@ bin=$PWD/.carry/bin/gpustack
 [ -x "$bin" ] || { echo "no $bin: run scripts/pack-for-device.sh BUILD_DIR here first and carry .carry"; exit 2; }
 export LD_LIBRARY_PATH="$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 py=/opt/torch/.venv/bin/python3
-torchlib=$("$py" -I -S -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/torch/lib
+# torch's own folder as that Python imports it (sysconfig under -S names the base install's).
+torchlib=$("$py" -c 'import os, torch; print(os.path.dirname(torch.__file__))')/lib
 
 say "$(date -u +%FT%TZ) $(uname -r)"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || true

@@ -8,8 +8,9 @@
 #   device: bash scripts/h200-suite.sh                (device tool, carry [".carry", ".whl"])
 # Cold = a fresh machine with empty Triton and gpustack JIT caches; warm = the same run again.
 # Writes to $OUT (or /tmp/h200-suite): suite-cold.json, suite-warm.json, h200-suite.log, and
-# python-outputs.tgz (each probe script run directly: its raw stdout/stderr, the recorded
-# outputs tests/fixtures/python_outputs/ are replaced with, plus the bitsandbytes golden vectors).
+# python-outputs.tgz (the cold run's transcripts: each Python step's raw stdout/stderr, which the
+# recorded outputs in tests/fixtures/python_outputs/ are replaced with, plus the bitsandbytes
+# golden vectors the NF4 step dumped).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/h200-suite}
@@ -55,26 +56,17 @@ declare -A took rc
 for run in cold warm; do
   say "gpustack probe ($run)"
   t0=$(now)
-  "$bin" probe --python "$py" --set vectors_dir=/tmp/gs-suite-vectors --json -o "$out/suite-$run.json"
+  GPUSTACK_TRANSCRIPT_DIR=$([ $run = cold ] && echo "$out/transcripts-cold") \
+    "$bin" probe --python "$py" --set vectors_dir=/tmp/gs-suite-vectors --json -o "$out/suite-$run.json"
   rc[$run]=$?
   took[$run]=$(secs "$t0" "$(now)")
   say "$run: exit ${rc[$run]} in ${took[$run]} s"
 done
 
-# Each probe script run directly, as gpustack runs it, keeping the raw streams for the recorded
-# fixtures (tests/fixtures/python_outputs/README.md).
-say "raw script outputs"
-raw=/tmp/gs-suite-raw
-rm -rf "$raw" && mkdir -p "$raw/run"
-cp probes/python/*.py "$raw/run/"
-for s in torch_basic bnb_load bnb_int8 bnb_nf4 hf_bnb_config peft_lora trl_config sdpa triton_smoke; do
-  t0=$(now)
-  (cd "$raw/run" && GPUSTACK_ARGS='{"device":"auto","expect_gpu":true,"gpu_vendors":["nvidia"]}' \
-     PYTHONDONTWRITEBYTECODE=1 timeout 120 "$py" -u "$s.py" >"$raw/h200_$s.stdout" 2>"$raw/h200_$s.stderr")
-  echo "  $s: exit $? in $(secs "$t0" "$(now)") s"
-done
-cp /tmp/gs-suite-vectors/*.json "$raw/" 2>/dev/null
-tar -C "$raw" -czf "$out/python-outputs.tgz" --exclude run .
+# The raw streams of every Python step (GPUSTACK_TRANSCRIPT_DIR, src/python/transcript.h) of the
+# cold run, for the recorded fixtures (tests/fixtures/python_outputs/README.md), and the vectors.
+cp /tmp/gs-suite-vectors/*.json "$out/transcripts-cold/" 2>/dev/null
+tar -C "$out" -czf "$out/python-outputs.tgz" transcripts-cold && rm -rf "$out/transcripts-cold"
 
 say "summary"
 for run in cold warm; do

@@ -20,6 +20,7 @@
 
 #include "core/assets.h"
 #include "python/gs_line_protocol.h"
+#include "python/transcript.h"
 #include "watch/watch.h"
 
 extern char** environ;
@@ -241,6 +242,10 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
   out.started = true;
 
   output_collector col(out, &ctx);
+  // GPUSTACK_TRANSCRIPT_DIR: the raw streams are kept too, as they arrive (transcript.h).
+  std::optional<std::string> keep_dir = transcript_dir();
+  std::optional<transcript> raw;
+  if (keep_dir) raw.emplace(*keep_dir, req.script, req.args);
   auto t0 = clock_type::now();
   bool out_open = true, err_open = true, exited = false, killed = false;
   int wstatus = 0;
@@ -255,6 +260,7 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
       chunk.clear();
       bool still = drain(k == 0 ? out_pipe[0] : err_pipe[0], chunk);
       col.feed(k == 0, chunk);
+      if (raw) raw->append(k == 0, chunk);
       if (!still) {
         col.finish(k == 0);
         open = false;
@@ -288,6 +294,10 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
   }
   col.close(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
   if (!out.result && out.exit_code == 127 && out.log_tail.empty()) out.error = "could not execute " + *interp;
+  if (raw) {
+    raw->finish(out.exit_code, out.signal);
+    if (!raw->error().empty()) out.log_tail.push_back("gpustack: transcript not kept: " + raw->error());
+  }
   return out;
 }
 

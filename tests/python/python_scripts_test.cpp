@@ -212,6 +212,36 @@ TEST(PythonScripts, ExitingWithoutAResultOrWithAGarbledOneIsAnError) {
   }
 }
 
+TEST(PythonScripts, TranscriptDirKeepsTheRawStreamsOfEachRun) {
+  fs::path dir = fs::temp_directory_path() / ("gs-transcripts-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  scoped_env keep("GPUSTACK_TRANSCRIPT_DIR", dir.string());
+  scoped_env pp("PYTHONPATH", kFakes + "garbage");
+  probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
+  EXPECT_EQ(r.outcome, status::error) << r.detail;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 3u);
+  std::string stem = files[0].stem().string();
+  EXPECT_EQ(stem.rfind("torch_basic-", 0), 0u) << stem;
+  auto slurp = [&](const std::string& ext) {
+    std::ifstream in(dir / (stem + ext), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  // Byte for byte what the script wrote, the cut-off line included.
+  std::string out = slurp(".stdout");
+  EXPECT_NE(out.find("@gs phase import\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n@gs result {\"status\":\"pass\",\"detail\":\"cut off"), std::string::npos) << out;
+  nlohmann::json meta = nlohmann::json::parse(slurp(".json"));
+  EXPECT_EQ(meta["exit_code"], 3);
+  EXPECT_EQ(meta["script"], "probes/python/torch_basic.py");
+  EXPECT_EQ(meta["args"]["device"], "auto");
+  fs::remove_all(dir);
+}
+
 TEST(PythonScripts, TheScriptTimeoutKillsTheInterpreter) {
   scoped_env pp("PYTHONPATH", kFakes + "sleep");
   machine_facts f = facts_for("/usr/bin/python3");

@@ -249,6 +249,12 @@ const std::vector<rule_case>& cases() {
        "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, "
        "8-bit multiplication, and GPU quantization are unavailable.",
        "bitsandbytes 0.50.0 loaded libbitsandbytes_rocm72.so (ROCm); NF4 round trip mean |err| 0.073"},
+      // The verdict line `gpustack probe fla` writes when native passes where Triton fails
+      // (src/fla/fla_verdict.cpp); the near miss is its line for a native failure.
+      {"GS-TRITON-003", [] { return h200(); }, [] { return h200(); }, severity::fail,
+       "Triton's fault: the native pipelined kernel passes at num_stages 3, 4 where Triton fails (a Triton "
+       "compiler bug, not the driver or the card)",
+       "the native kernel fails too: suspect the driver, the runtime or the card before Triton"},
       {"GS-DET-001", [] { return issue("/sys/class/drm/card1/device/mem_info_vram_total", "EACCES"); },
        [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); }},
       {"GS-DET-002", [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); },
