@@ -143,8 +143,11 @@ def torch_versions(torch):
 
 def device_name(torch, index):
     props = torch.cuda.get_device_properties(index)
-    arch = getattr(props, "gcnArchName", None) or "sm_%d%d" % (props.major, props.minor)
-    return props.name, arch.split(":")[0]
+    # CUDA builds have gcnArchName too (torch 2.11+cu130 on the H200 sets it to "NVIDIA H200"):
+    # it is the arch only on a HIP build, where it reads "gfx1201:sramecc-:xnack-".
+    if getattr(torch.version, "hip", None) and getattr(props, "gcnArchName", None):
+        return props.name, props.gcnArchName.split(":")[0]
+    return props.name, "sm_%d%d" % (props.major, props.minor)
 
 
 def bnb_on_gpu(data):

@@ -77,8 +77,20 @@ code_compat_table parse_code_compat(std::string_view path, std::string_view text
   for (auto& [k, v] : root) {
     if (k.str() == "schema") {
       if (v.value<int64_t>() != 1) errors.push_back(error_at(path, v, "schema must be 1"));
-    } else if (k.str() != "amd_generic") {
+    } else if (k.str() != "amd_generic" && k.str() != "unjudged") {
       errors.push_back(error_at(path, v, "unknown key '" + std::string(k.str()) + "'"));
+    }
+  }
+  if (const toml::array* skip = root["unjudged"].as_array()) {
+    for (const toml::node& row : *skip) {
+      const toml::table* r = row.as_table();
+      auto lib = r ? (*r)["library"].value<std::string>() : std::nullopt;
+      auto why = r ? (*r)["why"].value<std::string>() : std::nullopt;
+      if (!lib || lib->empty() || !why) {
+        errors.push_back(error_at(path, row, "unjudged entries need 'library' (a file-name prefix) and 'why'"));
+        continue;
+      }
+      t.unjudged[*lib] = *why;
     }
   }
   const toml::array* rows = root["amd_generic"].as_array();
@@ -109,6 +121,12 @@ code_compat_table parse_code_compat(std::string_view path, std::string_view text
     }
   }
   return t;
+}
+
+const std::string* code_compat_table::unjudged_reason(std::string_view file_name) const {
+  for (const auto& [prefix, why] : unjudged)
+    if (file_name.starts_with(prefix)) return &why;
+  return nullptr;
 }
 
 const code_compat_table& builtin_code_compat() {

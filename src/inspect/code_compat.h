@@ -31,6 +31,9 @@ gpu_target parse_gpu_target(std::string_view arch);
 /// Generic target -> member processors, from matrix/hardware/code_compat.toml.
 struct code_compat_table {
   std::map<std::string, std::vector<std::string>> amd_generic;
+  std::map<std::string, std::string> unjudged;  ///< library file-name prefix -> why
+  /// The `why` when a library (file name) is one a header scan cannot judge, else nullptr.
+  const std::string* unjudged_reason(std::string_view file_name) const;
 };
 /// Parse a table file; errors cite file:line:column.
 code_compat_table parse_code_compat(std::string_view path, std::string_view text, std::vector<table_error>& errors);

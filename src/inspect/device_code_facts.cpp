@@ -1,6 +1,7 @@
 // device_code_facts.h.
 #include "inspect/device_code_facts.h"
 
+#include "inspect/code_compat.h"
 #include "inspect/gpu_libraries.h"
 #include "inspect/library_scan.h"
 
@@ -25,6 +26,7 @@ std::string libraries_with_verdict(const machine_facts& facts, const gpu_info& g
   for (const device_code_library& lib : facts.device_code) {
     if (judge_library(lib, t).verdict != v) continue;
     std::string name = lib.path.substr(lib.path.rfind('/') + 1);
+    if (builtin_code_compat().unjudged_reason(name)) continue;  // its kernels are not where we look
     out += (out.empty() ? "" : "; ") + name + (lib.package.empty() ? "" : " (" + lib.package + ")");
   }
   return out;

@@ -64,6 +64,9 @@ TEST(InspectJudge, BuiltinTableLoadsClean) {
   for (const table_error& e : errors) ADD_FAILURE() << e.to_string();
   EXPECT_EQ(t.amd_generic.at("gfx12-generic"), (std::vector<std::string>{"gfx1200", "gfx1201"}));
   EXPECT_EQ(builtin_code_compat().amd_generic.size(), t.amd_generic.size());
+  ASSERT_NE(t.unjudged_reason("libcufft.so.12"), nullptr);
+  EXPECT_NE(t.unjudged_reason("libcufftw.so.12"), nullptr);
+  EXPECT_EQ(t.unjudged_reason("libcublas.so.13"), nullptr);
 }
 
 TEST(InspectJudge, TableErrorsCiteLineAndColumn) {

@@ -212,6 +212,31 @@ TEST(PythonScripts, ExitingWithoutAResultOrWithAGarbledOneIsAnError) {
   }
 }
 
+// torch 2.11+cu130 on the H200 has gcnArchName on CUDA devices too, holding the device name
+// (seen in the H200 transcript of torch_basic.py): the arch comes from it on HIP builds only.
+TEST(PythonScripts, DeviceArchIsSmOnCudaEvenWhenGcnArchNameIsSet) {
+  fs::path dir = fs::temp_directory_path() / ("gs-devname-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "gs_protocol.py") << *find_asset("probes/python/gs_protocol.py");
+  std::string snippet =
+      "import types, gs_protocol as gs\n"
+      "def fake(hip, props):\n"
+      "    return types.SimpleNamespace(version=types.SimpleNamespace(hip=hip),\n"
+      "        cuda=types.SimpleNamespace(get_device_properties=lambda i: types.SimpleNamespace(**props)))\n"
+      "print(gs.device_name(fake(None, dict(name='NVIDIA H200', gcnArchName='NVIDIA H200', major=9, minor=0)), 0))\n"
+      "print(gs.device_name(fake('7.2.26015', dict(name='AMD Radeon AI PRO R9700', gcnArchName='gfx1201:sramecc-:xnack-', major=12, minor=0)), 0))\n";
+  std::ofstream(dir / "probe.py") << snippet;
+  std::string cmd = "cd '" + dir.string() + "' && /usr/bin/python3 probe.py 2>&1";
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    ::pclose(p);
+  }
+  EXPECT_EQ(out, "('NVIDIA H200', 'sm_90')\n('AMD Radeon AI PRO R9700', 'gfx1201')\n");
+  fs::remove_all(dir);
+}
+
 TEST(PythonScripts, TranscriptDirKeepsTheRawStreamsOfEachRun) {
   fs::path dir = fs::temp_directory_path() / ("gs-transcripts-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -1,5 +1,5 @@
-// Result parsing on recorded outputs (tests/fixtures/python_outputs, synthetic until a hardware
-// run replaces them; its README says so): the same outcome_from_output / to_probe_result /
+// Result parsing on recorded outputs (tests/fixtures/python_outputs: the h200_* files are real
+// transcripts of the H200 run of 2026-12-03, the rest are synthetic; its README says which): the same outcome_from_output / to_probe_result /
 // finding match / golden-vector comparison a live run goes through, checked for status, detail,
 // the versions each step records, and the findings the failures name.
 #include <gtest/gtest.h>
@@ -70,9 +70,15 @@ TEST(RecordedOutputs, HealthyH200StepsPassAndRecordTheirVersions) {
     const char* id;
     const char* detail_has;
   } rows[] = {
-      {"h200_torch", "py.torch", "torch 2.11.0+cu130 (CUDA 13.0) on NVIDIA H200 (sm_90)"},
-      {"h200_bnb_load", "py.bnb.load", "libbitsandbytes_cuda130.so"},
-      {"h200_sdpa", "py.sdpa", "torch picks flash"},
+      // Recorded before gs_protocol.device_name stopped reading CUDA's gcnArchName (which
+      // torch 2.11+cu130 fills with the device name): hence "(NVIDIA H200)" for the arch.
+      {"h200_torch", "py.torch", "torch 2.11.0+cu130 (CUDA 13.0) on NVIDIA H200 (NVIDIA H200)"},
+      {"h200_bnb_load", "py.bnb.load", "bitsandbytes 0.50.2 loaded libbitsandbytes_cuda130.so (CUDA)"},
+      {"h200_bnb_int8", "py.bnb.int8", "int32 matmul exact, Linear8bitLt max rel err 6.6e-03"},
+      {"h200_hf_bnb_config", "py.transformers.bnb", "BitsAndBytesConfig(nf4, double quant, bf16) quantized 7"},
+      {"h200_peft_lora", "py.peft.lora", "gradients reach every lora_B"},
+      {"h200_trl_config", "py.trl.config", "trl 1.16.0 SFTConfig builds"},
+      {"h200_sdpa", "py.sdpa", "torch picks cudnn"},
       {"h200_triton", "py.triton", "triton 3.6.0 compiles for cuda 90"},
   };
   for (const row& w : rows) {
@@ -86,7 +92,7 @@ TEST(RecordedOutputs, HealthyH200StepsPassAndRecordTheirVersions) {
     EXPECT_TRUE(r.finding_ids.empty());
   }
   probe_result s = replay("h200_sdpa", "py.sdpa", h200());
-  EXPECT_EQ(s.data["selected"], "flash");
+  EXPECT_EQ(s.data["selected"], "cudnn");
   EXPECT_EQ(s.data["backends"].size(), 4u);
   EXPECT_EQ(replay("h200_triton", "py.triton", h200()).data["target"]["warp_size"], 32);
 }
@@ -97,7 +103,7 @@ TEST(RecordedOutputs, TheNf4VectorsAreComparedWithGpustacksReferenceAndLeaveTheR
   EXPECT_FALSE(r.data.contains("golden")) << "the vectors themselves stay out of the report";
   EXPECT_EQ(r.data["reference_check"]["status"], "match") << r.data["reference_check"].dump(1);
   EXPECT_NE(r.detail.find("bit-exact with gpustack's reference on 1 case(s)"), std::string::npos) << r.detail;
-  EXPECT_EQ(r.data["versions"]["bitsandbytes"], "0.50.0");
+  EXPECT_EQ(r.data["versions"]["bitsandbytes"], "0.50.2");
 }
 
 TEST(RecordedOutputs, Nf4BytesThatDifferFromTheReferenceFailTheStep) {
@@ -133,7 +139,7 @@ TEST(RecordedOutputs, VectorsAreWrittenWhereVectorsDirSays) {
   ASSERT_TRUE(r.data.contains("vectors_file")) << r.data.dump();
   nlohmann::json j = nlohmann::json::parse(slurp(r.data["vectors_file"]));
   EXPECT_EQ(j["cases"][0]["kind"], "nf4");
-  EXPECT_EQ(j["cases"][0]["packed_u8"].size(), 128u);
+  EXPECT_EQ(j["cases"][0]["packed_u8"].size(), 4096u);
 }
 
 TEST(RecordedOutputs, BitsandbytesCpuFallbackNamesItsFinding) {

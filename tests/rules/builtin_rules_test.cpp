@@ -138,6 +138,13 @@ const std::vector<rule_case>& cases() {
       {"GS-PKG-004", [] { return amd_pkg("vllm", "0.11.0"); }, [] { return with_pkg(gfx("gfx942", 90402, 64), "vllm", "0.11.0"); }},
       {"GS-BIN-001", [] { return with_code(h200(), {"sm_100", "sm_120", "compute_120"}); },
        [] { return with_code(h200(), {"sm_80", "sm_90", "compute_90"}); }, severity::fail},
+      // The H200's libcufft.so.12 (fatbin: sm_75 alone, kernels elsewhere) is not judged.
+      {"GS-BIN-001", [] { return with_code(h200(), {"sm_75"}); },
+       [] {
+         machine_facts f = h200();
+         f.device_code.push_back({"/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libcufft.so.12", "nvidia-cufft", {{{"sm_75"}, 2}}, ""});
+         return f;
+       }, severity::fail},
       {"GS-BIN-001", [] { return with_code(r9700(), {"gfx1100", "gfx942"}); },
        [] { return with_code(r9700(), {"gfx1100", "gfx12-generic"}); }, severity::fail},
       {"GS-BIN-002", [] { return with_code(h200(), {"sm_80", "compute_80"}); },
