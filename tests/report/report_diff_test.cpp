@@ -2,6 +2,8 @@
 // components against the probes that started failing.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "../matrix/matrix_test_util.h"
 #include "report/report_diff.h"
 
@@ -76,12 +78,19 @@ TEST(ReportDiff, IdenticalAndImproved) {
 }
 
 TEST(ReportDiff, RealReportsOfOneMachine) {
-  // probe suite vs the quant-only run: probes vanish (status -> none), nothing regresses.
+  // The 2026-12-02 suite (NF4/FP4 failing on the GPU) vs the 2026-12-03 quant-only run after the
+  // fix: NF4 and FP4 go fail -> pass, the probes not in the second run vanish, nothing regresses.
   report_diff d = diff_reports(example_report("h200-probe.json"), example_report("h200-quant-probes.json"));
   EXPECT_FALSE(d.regressed());
-  EXPECT_TRUE(d.versions.empty());
   EXPECT_FALSE(d.probes.empty());
-  for (const probe_change& p : d.probes) EXPECT_EQ(p.after, "") << p.id;
+  std::set<std::string> fixed;
+  for (const probe_change& p : d.probes) {
+    if (p.after.empty()) continue;
+    EXPECT_EQ(p.before, "fail") << p.id;
+    EXPECT_EQ(p.after, "pass") << p.id;
+    fixed.insert(p.id);
+  }
+  EXPECT_EQ(fixed, (std::set<std::string>{"quant.fp4", "quant.nf4"}));
 }
 
 TEST(ReportDiff, MalformedInputsDoNotThrow) {
