@@ -30,7 +30,7 @@ case $batch in
     step inspect 60 h200-inspect.sh
     step gputests 60 h200-gpu-tests.sh ;;
   training)
-    step fla 250 h200-fla.sh
-    step train 200 h200-train.sh ;;
+    step fla 230 h200-fla.sh
+    step train 190 h200-train.sh ;;
   *) echo "unknown batch $batch (stack or training)"; exit 2 ;;
 esac
