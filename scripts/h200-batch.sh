@@ -12,6 +12,8 @@ final=${OUT:-/tmp/h200-batch}
 work=/tmp/gs-batch
 rm -rf "$work" && mkdir -p "$work" "$final"
 
+limit() { awk -v s="$1" -v k="${GS_BATCH_SCALE:-1}" 'BEGIN { printf "%d", s * k }'; }
+
 # name, limit in seconds, script
 step() {
   local name=$1 limit=$2 script=$3 t0=$SECONDS
@@ -30,7 +32,9 @@ case $batch in
     step inspect 60 h200-inspect.sh
     step gputests 60 h200-gpu-tests.sh ;;
   training)
-    step fla 230 h200-fla.sh
-    step train 190 h200-train.sh ;;
+    # The limits sum to what one call gets when little device time is left; scale them with
+    # GS_BATCH_SCALE (e.g. 1.3) when more is.
+    step fla "$(limit 215)" h200-fla.sh
+    step train "$(limit 175)" h200-train.sh ;;
   *) echo "unknown batch $batch (stack or training)"; exit 2 ;;
 esac

@@ -281,8 +281,10 @@ std::string serialize_matrix(const compat_matrix& m, std::string_view header) {
     for (const fingerprint_component& c : fingerprint_components())
       if (auto it = r->fp.find(c.name); it != r->fp.end()) o << (bare_key(c.name) ? c.name : quote(c.name)) << " = " << quote(it->second) << "\n";
     for (const auto& [k, v] : r->fp) {
+      // A named copy for the lambda: clang 15 (the fuzz build's) cannot capture a structured binding.
+      const std::string& key = k;
       bool known = std::any_of(fingerprint_components().begin(), fingerprint_components().end(),
-                               [&](const fingerprint_component& c) { return c.name == k; });
+                               [&](const fingerprint_component& c) { return c.name == key; });
       if (!known) o << (bare_key(k) ? k : quote(k)) << " = " << quote(v) << "\n";
     }
     for (const matrix_cell& c : r->cells) {
