@@ -12,7 +12,7 @@
 #     directory (the fla-python helper's recipe; the same .fla/ scripts/h200-train.sh uses)
 # On the device (repo root):  bash scripts/h200-fla.sh   (carry [".carry", ".fla"])
 # Writes $OUT/fla/ as it goes (so a run cut short still returns what it did) and, at the end,
-# $OUT/fla.tgz: fla-probe.json (the report), fla-spin.json, fla-native-cpu.json, h200-fla.log,
+# $OUT/fla.tgz: fla-probe.json (native and Triton), fla-fla.json (FLA), fla-spin.json, fla-native-cpu.json, h200-fla.log,
 # fla-table.txt (the table also goes to stdout), transcripts/. Budget: the whole script within 5 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,16 +43,24 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 "$PY" -c 'import fla; print("fla", getattr(fla, "__version__", "?"), fla.__file__)' || echo "fla: not importable (.fla missing?)"
 "$GS" --version
 
-# 1. The hang self-test first: cheap (~40 s) and a must-show. Expect exit 3, triton stage 1
-#    `hang` in phase run after 20 s, stage 2 `pass`.
+# Three calls, cheapest first, each writing its own report, so a time limit that cuts the
+# script short loses at most the call it was in (FLA's first calls autotune and compile for tens
+# of seconds each).
+# 1. native and Triton at every depth: the pair that decides whether a failure is Triton's.
+echo "== [$(elapsed) s] gpustack probe fla --backends native,triton --stages 1..4 $SHAPE"
+"$GS" probe fla --backends native,triton --stages 1..4 $SHAPE --python "$PY" --json -o "$dir/fla-probe.json"
+echo "rc=$?"
+
+# 2. The hang self-test: expect exit 3, triton stage 1 `hang` in phase run after 20 s, stage 2 `pass`.
 echo "== [$(elapsed) s] spin self-test: --backends triton --stages 1..2 --selftest-spin-stage 1 --timeout 20"
 "$GS" probe fla --backends triton --stages 1..2 --selftest-spin-stage 1 --timeout 20 $SHAPE \
   --python "$PY" --json -o "$dir/fla-spin.json"
 echo "rc=$? (3 expected: a step hung)"
 
-# 2. All three backends at every depth, with the backward asked for.
-echo "== [$(elapsed) s] gpustack probe fla --stages 1..4 $SHAPE --backward"
-"$GS" probe fla --stages 1..4 $SHAPE --backward --python "$PY" --json -o "$dir/fla-probe.json"
+# 2b. FLA's own kernels at every depth, with the backward asked for (refused on Hopper with
+#     Triton < 3.7.1: GS-FLA-001).
+echo "== [$(elapsed) s] gpustack probe fla --backends fla --stages 1..4 $SHAPE --backward"
+"$GS" probe fla --backends fla --stages 1..4 $SHAPE --backward --python "$PY" --json -o "$dir/fla-fla.json"
 echo "rc=$?"
 
 # 3. The native backend's CPU path at the same depths (small shape: seconds), for the record.
@@ -69,7 +77,7 @@ import json, os, sys
 d = sys.argv[1]
 def fmt(x, f):
     return "-" if x is None else f % x
-for name in ("fla-probe.json", "fla-spin.json", "fla-native-cpu.json"):
+for name in ("fla-probe.json", "fla-spin.json", "fla-fla.json", "fla-native-cpu.json"):
     p = os.path.join(d, name)
     if not os.path.exists(p):
         print("%s: missing" % name)
