@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "rules/condition.h"
+
+#include "core/edit_distance.h"
 #include "rules/kb_loader.h"
 #include "rules/kb_parse.h"
 
@@ -33,18 +35,6 @@ bool is_operator_table(const toml::table& t) {
   for (auto&& [k, v] : t)
     if (!find_op(k.str())) return false;
   return true;
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 bool ordered(fact_type t) { return t == fact_type::version || t == fact_type::number; }

@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "core/edit_distance.h"
 #include "watch/probe_runner.h"
 
 namespace gs {
@@ -13,21 +14,6 @@ const probe_spec* find_in(const std::vector<const probe_spec*>& table, std::stri
   for (const probe_spec* p : table)
     if (id == p->id) return p;
   return nullptr;
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 }  // namespace
