@@ -64,7 +64,9 @@ TEST(StackCli, ListShowsEveryStepAndItsDependencies) {
   std::istringstream lines(r.out);
   std::string line;
   while (std::getline(lines, line))
-    if (line.rfind("py.bnb.nf4 ", 0) == 0) EXPECT_NE(line.find("py.bnb.load"), std::string::npos) << line;
+    if (line.rfind("py.bnb.nf4 ", 0) == 0) {
+      EXPECT_NE(line.find("py.bnb.load"), std::string::npos) << line;
+    }
 }
 
 }  // namespace

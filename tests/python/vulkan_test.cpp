@@ -183,7 +183,9 @@ TEST(Vulkan, TheRealLoaderWhenThisMachineHasOne) {
   for (const vulkan_device& d : devs) {
     EXPECT_FALSE(d.name.empty());
     EXPECT_NE(d.api_version, "0.0.0") << d.name;
-    if (d.driver == "llvmpipe") EXPECT_EQ(d.type, "cpu");
+    if (d.driver == "llvmpipe") {
+      EXPECT_EQ(d.type, "cpu");
+    }
   }
 }
 
