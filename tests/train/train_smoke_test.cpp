@@ -8,12 +8,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/assets.h"
+#include "models/model_registry.h"
 #include "python/python_probe.h"
 #include "train/train_smoke.h"
 
@@ -115,7 +117,7 @@ TEST(TrainSmoke, RecordedPassHasTheFiguresAndTheEstimateRatio) {
   EXPECT_EQ(r.data["step_ms"].size(), 5u);
   EXPECT_EQ(r.data["linear_attention_path"]["path"], "torch");
   EXPECT_NE(r.data["linear_attention_path"]["why"].get<std::string>().find("not installed"), std::string::npos);
-  EXPECT_EQ(r.data["params"]["quantized_linears"], 23);
+  EXPECT_EQ(r.data["params"]["quantized_linears"], 31);
   double ratio = r.data["peak_vs_estimate"].get<double>();
   EXPECT_NEAR(ratio, 3521093632.0 / 3.2e9, 1e-9);
   EXPECT_TRUE(r.data["estimate_within_15pct"].get<bool>());
@@ -221,6 +223,39 @@ TEST(TrainSmoke, ArgumentsCarryTheRequest) {
   EXPECT_EQ(a["weights"], "/ckpt");
   EXPECT_EQ(a["steps"], 5);
   EXPECT_DOUBLE_EQ(a["lr"].get<double>(), 1e-3);
+}
+
+// A real run, not a synthetic recording: train_smoke.py on this dev machine's CPU (device "cpu",
+// seq 16, 3 steps) with torch 2.11.0, transformers 5.17.0, peft 0.21.0 and bitsandbytes 0.50.2
+// (tests/fixtures/python_outputs/README.md). What transformers and PEFT really built must be
+// what the registry and the estimator count: every decoder Linear quantized, the LoRA
+// parameters to the element, and the whole model's parameters. (The first capture counted the
+// tied embedding twice, 593 M for 339 M: the script now counts each tensor once.)
+TEST(TrainSmoke, RealCpuCaptureMatchesTheRegistrysCounts) {
+  probe_result r = recorded("devbox_cpu_train_smoke.stdout");
+  ASSERT_EQ(r.outcome, status::pass) << r.detail;
+  const std::vector<double> loss = r.data["loss"].get<std::vector<double>>();
+  ASSERT_EQ(loss.size(), 3u);
+  // Random init predicts every token about equally: the first loss is near ln(vocab).
+  EXPECT_NEAR(loss[0], std::log(248320.0), 0.1);
+  EXPECT_LT(loss[2], loss[1]);
+  EXPECT_LT(loss[1], loss[0]);
+  EXPECT_EQ(r.data["linear_attention_path"]["path"], "torch");
+  EXPECT_EQ(r.data["lora_layer_class"], nlohmann::json({"peft.tuners.lora.bnb.Linear4bit"}));
+  EXPECT_NE(r.detail.find("GiB host RSS"), std::string::npos) << r.detail;
+
+  std::string err;
+  const model_spec* full = find_model(builtin_model_registry(), "qwen3.5-0.8b");
+  ASSERT_TRUE(full);
+  std::optional<model_spec> m = shrink(*full, 4, 1.0, &err);
+  ASSERT_TRUE(m) << err;
+  size_t linears = 0;
+  for (layer_kind k : m->layer_types) linears += layer_linears(*m, k).size();
+  const nlohmann::json& params = r.data["params"];
+  EXPECT_EQ(params["quantized_linears"].get<size_t>(), linears);
+  EXPECT_EQ(params["trainable"].get<int64_t>(), lora_params(*m, 16));
+  // The base (tied lm_head counted once) plus the adapters.
+  EXPECT_EQ(params["total"].get<int64_t>(), count_params(*m).total() + lora_params(*m, 16));
 }
 
 }  // namespace
