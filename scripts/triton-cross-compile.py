@@ -14,6 +14,7 @@
 import argparse
 import os
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -63,7 +64,8 @@ def first_error(text):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
+    ap = argparse.ArgumentParser(description="compile gpustack's Triton gated-delta-rule kernels for "
+                                 "other GPUs at each num_stages, no GPU needed")
     ap.add_argument("--archs", default="gfx1201,gfx1100,gfx942,gfx90a,90",
                     help="comma-separated: gfxNNNN (HIP) or an sm number such as 90 (CUDA)")
     ap.add_argument("--stages", default="1..4", help="N, A..B or a list such as 1,3")
@@ -79,20 +81,19 @@ def main():
     except ImportError as e:
         print("triton is not importable (%s): pip install --target DIR triton==3.6.0, then PYTHONPATH=DIR" % e)
         return 2
-    import tempfile
     # A fresh kernel cache unless one is given, so every figure is a real compile.
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="gs-xc-cache-"))
     import gdn_chunk as gdn
     print("triton %s, kernels %s, num_warps %d" % (triton.__version__, os.path.relpath(gdn.__file__), a.num_warps))
     print("%-8s %-18s %s" % ("arch", "kernel", "  ".join("stage %d" % s for s in stages)))
     failures = []
+    err_path = os.path.join(tempfile.mkdtemp(prefix="gs-xc-"), "compile.err")
     for arch in a.archs.split(","):
         target = target_of(arch)
         for fn, sig, consts in kernels(gdn, arch):
             cells = []
             for s in stages:
                 # Compiler errors go to fd 2 from C++ (MLIR diagnostics): capture them per compile.
-                err_path = "/tmp/gs-xc-%d.err" % os.getpid()
                 saved = os.dup(2)
                 with open(err_path, "w") as f:
                     os.dup2(f.fileno(), 2)
@@ -107,8 +108,8 @@ def main():
                     os.dup2(saved, 2)
                     os.close(saved)
                 took = time.monotonic() - t0
-                text = open(err_path).read()
-                os.unlink(err_path)
+                with open(err_path) as f:
+                    text = f.read()
                 cells.append(("ok %5.1fs" % took) if ok else "FAIL   ")
                 if not ok:
                     failures.append((arch, fn.__name__, s, first_error(text) or why))
