@@ -8,7 +8,7 @@
 
 #include "probes/python_vectors.h"
 #include "python/python_probe.h"
-#include "rules/knowledge_base.h"
+#include "rules/error_findings.h"
 
 namespace gs {
 namespace {
@@ -65,13 +65,8 @@ nlohmann::json python_step_args(const probe_context& ctx, std::string_view id) {
 }
 
 std::vector<std::string> match_result_findings(const probe_result& r, const machine_facts& facts) {
-  static const knowledge_base kb = [] {
-    std::vector<kb_error> errors;  // the built-in base is tested to load clean (BuiltinRules)
-    return knowledge_base::load_builtin(errors);
-  }();
-  std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
   std::vector<std::string> ids;
-  for (const finding& f : kb.match_error_text(text, facts))
+  for (const finding& f : builtin_knowledge_base().match_error_text(failure_text(r), facts))
     if (std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
   return ids;
 }

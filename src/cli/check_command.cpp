@@ -1,8 +1,6 @@
 // `gpustack check`: detect, evaluate the knowledge base, report. Reads files only: no Python
 // import, no GPU runtime, so it answers in well under a second even on a broken machine.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "cli/cli.h"
 #include "detect/detect.h"
@@ -10,7 +8,7 @@
 #include "matrix/matrix_record.h"
 #include "matrix/stack_position.h"
 #include "report/report.h"
-#include "rules/knowledge_base.h"
+#include "rules/error_findings.h"
 
 namespace gs {
 namespace {
@@ -23,31 +21,12 @@ struct check_args {
   std::string matrix_path;  ///< --matrix: the user's matrix to read with the shipped one
 };
 
-/// The built-in rules plus any --rules FILE; a broken file is a usage error that names the place.
-bool load_rules(const check_args& a, knowledge_base& kb) {
-  std::vector<kb_source> sources = builtin_kb_sources();
-  for (const std::string& f : a.rule_files) {
-    std::ifstream in(f, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "gpustack: cannot read rule file %s\n", f.c_str());
-      return false;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    sources.push_back({f, ss.str()});
-  }
-  std::vector<kb_error> errors;
-  kb = knowledge_base::load(sources, errors);
-  for (const kb_error& e : errors) std::fprintf(stderr, "gpustack: %s\n", e.to_string().c_str());
-  return errors.empty();
-}
-
 int run_check(const check_args& a) {
   sysroot sys = a.sysroot_dir.empty() ? sysroot::live() : sysroot::captured(a.sysroot_dir);
   machine_facts facts = detect_machine(sys, a.detect);
   detect_device_code(sys, facts);  // GS-BIN: device code of the Python env's GPU libraries (headers only)
   knowledge_base kb;
-  if (!load_rules(a, kb)) return exit_usage;
+  if (!load_knowledge_base(a.rule_files, kb)) return exit_usage;
   std::map<std::string, std::string> env = sys.environment();
   report_input in;
   in.facts = &facts;

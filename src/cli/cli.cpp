@@ -15,6 +15,7 @@ namespace gs {
 static std::vector<command_spec> command_table() {
   return {
       check_command(),
+      explain_command(),
       snapshot_command(),
       probe_command(),
       selftest_command(),

@@ -40,6 +40,7 @@ command_spec report_command();
 command_spec fix_command();
 command_spec train_smoke_command();
 command_spec inspect_command();
+command_spec explain_command();
 
 int run_cli(int argc, char** argv);
 

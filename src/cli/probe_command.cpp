@@ -13,7 +13,7 @@
 #include "detect/detect.h"
 #include "matrix/matrix_record.h"
 #include "report/report.h"
-#include "rules/knowledge_base.h"
+#include "rules/error_findings.h"
 #include "runtime/runtime.h"
 #include "watch/probe_display.h"
 #include "watch/probe_runner.h"
@@ -86,22 +86,9 @@ bool report_unknown(const std::vector<std::string>& unknown) {
 /// Knowledge-base findings for the machine, plus rules whose text patterns match what a failed
 /// probe said (its detail, output and kernel-log lines).
 std::vector<finding> gather_findings(const machine_facts& facts, std::vector<probe_result>& results) {
-  std::vector<kb_error> errors;
-  knowledge_base kb = knowledge_base::load_builtin(errors);
+  const knowledge_base& kb = builtin_knowledge_base();
   std::vector<finding> out = kb.evaluate(facts);
-  std::set<std::string> seen;
-  for (const finding& f : out) seen.insert(f.id);
-  for (probe_result& r : results) {
-    if (r.outcome == status::pass || r.outcome == status::skip) continue;
-    std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
-    for (const std::string& l : r.kernel_log) text += "\n" + l;
-    for (finding& f : kb.match_error_text(text, facts)) {
-      // A probe may have named the finding itself already (the py.* steps do, in the child).
-      if (std::find(r.finding_ids.begin(), r.finding_ids.end(), f.id) == r.finding_ids.end())
-        r.finding_ids.push_back(f.id);
-      if (seen.insert(f.id).second) out.push_back(std::move(f));
-    }
-  }
+  add_failure_findings(kb, facts, results, out);
   return out;
 }
 

@@ -20,7 +20,7 @@
 #include "fla/fla_verdict.h"
 #include "matrix/matrix_record.h"
 #include "report/report.h"
-#include "rules/knowledge_base.h"
+#include "rules/error_findings.h"
 #include "rules/rule.h"
 #include "runtime/runtime.h"
 #include "watch/probe_display.h"
@@ -117,20 +117,11 @@ fla_verdict_context verdict_context(const machine_facts& facts, const std::vecto
 }
 
 std::vector<finding> gather(const machine_facts& facts, std::vector<probe_result>& results, const fla_verdict& v) {
-  std::vector<kb_error> errors;
-  knowledge_base kb = knowledge_base::load_builtin(errors);
+  const knowledge_base& kb = builtin_knowledge_base();
   std::vector<finding> out = kb.evaluate(facts);
-  std::set<std::string> seen;
-  for (const finding& f : out) seen.insert(f.id);
-  for (probe_result& r : results) {
-    if (r.outcome == status::pass || r.outcome == status::skip) continue;
-    std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
-    for (finding& f : kb.match_error_text(text, facts)) {
-      if (std::find(r.finding_ids.begin(), r.finding_ids.end(), f.id) == r.finding_ids.end()) r.finding_ids.push_back(f.id);
-      if (seen.insert(f.id).second) out.push_back(std::move(f));
-    }
-  }
-  if (!v.finding_id.empty() && !seen.count(v.finding_id)) {
+  add_failure_findings(kb, facts, results, out);
+  bool named = std::any_of(out.begin(), out.end(), [&v](const finding& f) { return f.id == v.finding_id; });
+  if (!v.finding_id.empty() && !named) {
     std::string evidence;
     for (const std::string& l : v.lines) evidence += (evidence.empty() ? "" : "; ") + l;
     out.push_back(finding_from_rule(kb, v.finding_id, "gpustack probe fla: " + evidence, v.fix));

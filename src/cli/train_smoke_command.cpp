@@ -14,7 +14,7 @@
 #include "detect/detect.h"
 #include "matrix/matrix_record.h"
 #include "report/report.h"
-#include "rules/knowledge_base.h"
+#include "rules/error_findings.h"
 #include "train/train_plan.h"
 #include "train/train_smoke.h"
 #include "watch/probe_runner.h"
@@ -85,20 +85,13 @@ int run(const cli_args& a) {
 
   report_input in;
   in.facts = &facts;
-  {
-    std::vector<kb_error> errors;
-    knowledge_base kb = knowledge_base::load_builtin(errors);
-    in.findings = kb.evaluate(facts);
-    if (r.outcome != status::pass && r.outcome != status::skip) {
-      std::string text = r.detail + "\n" + r.data.value("output_tail", std::string());
-      for (finding& f : kb.match_error_text(text, facts)) {
-        r.finding_ids.push_back(f.id);
-        if (std::none_of(in.findings.begin(), in.findings.end(), [&f](const finding& x) { return x.id == f.id; }))
-          in.findings.push_back(std::move(f));
-      }
-    }
-  }
   in.probes = {r};
+  {
+    const knowledge_base& kb = builtin_knowledge_base();
+    in.findings = kb.evaluate(facts);
+    add_failure_findings(kb, facts, in.probes, in.findings);
+    r = in.probes.front();
+  }
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "train-smoke";

@@ -122,6 +122,9 @@ struct python_info {
   std::map<std::string, python_package> packages;  ///< key: PEP 503 normalised name ("flash-linear-attention")
   std::string torch_cuda;         ///< torch/version.py cuda ("13.0"), "" when None
   std::string torch_hip;          ///< torch/version.py hip ("7.2.26015"), "" when None
+  /// Pasted facts only: whether the text said what torch was built for ("+cu124", "+cpu",
+  /// collect_env's "CUDA used to build PyTorch"); without it torch.build is unknown, not "cpu".
+  bool torch_build_known = false;
 };
 
 /// Device code one library carries (src/inspect): its code units (a fatbin container or an
@@ -137,8 +140,20 @@ struct device_code_library {
   std::string error;               ///< unreadable or corrupt ("" when it parsed)
 };
 
+/// How complete the facts are. Live detection and a --sysroot capture look at the whole machine,
+/// so a fact they did not find is absent. Facts read from pasted text (`gpustack explain`) are
+/// partial: what the paste does not mention is unknown, not absent, except for the kinds of
+/// fact the paste shows in full (a whole `env` dump, a whole `pip list`).
+struct facts_coverage {
+  bool partial = false;
+  bool env_complete = false;       ///< the paste holds a whole environment dump
+  bool packages_complete = false;  ///< the paste holds a whole package list
+  bool gpus_complete = false;      ///< the paste holds a tool's list of the GPUs (rocminfo, nvidia-smi)
+};
+
 /// Everything `check` knows. Detectors fill it; rules and reports only read it.
 struct machine_facts {
+  facts_coverage coverage;
   host_info host;
   std::vector<gpu_info> gpus;
   std::vector<device_access> access;

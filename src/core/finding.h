@@ -16,6 +16,9 @@ struct finding {
   std::string remediation;        ///< one line a user can paste or follow
   std::vector<std::string> refs;  ///< upstream issues, docs
   std::string rule_source;        ///< "matrix/rules/env.toml:12" for maintainers
+  /// Facts the rule depends on that the input did not show (pasted text only): the finding
+  /// rests on the error text, and these would confirm or rule it out ("gpu.arch", "pkg.triton").
+  std::vector<std::string> unknown_facts;
 };
 
 }  // namespace gs

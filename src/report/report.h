@@ -29,6 +29,8 @@ struct report_input {
   /// Settings the run was made with that belong to the stack fingerprint in the compatibility
   /// matrix (docs/matrix.md), e.g. {"num_stages_cap", "1"}; emitted as `settings` when not empty.
   std::map<std::string, std::string> settings;
+  /// More top-level keys a command adds (explain's `explain` block); redacted like the rest.
+  nlohmann::json extra = nlohmann::json::object();
 };
 
 /// The full, redacted report.                                    (report/report_json.cpp)

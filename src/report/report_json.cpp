@@ -112,9 +112,11 @@ json stack_json(const stack_info& s, const python_info& py) {
 }
 
 json finding_json(const finding& f) {
-  return {{"id", f.id},          {"severity", to_string(f.level)}, {"title", f.title},
-          {"evidence", f.evidence}, {"remediation", f.remediation}, {"refs", f.refs},
-          {"rule_source", f.rule_source}};
+  json j = {{"id", f.id},          {"severity", to_string(f.level)}, {"title", f.title},
+            {"evidence", f.evidence}, {"remediation", f.remediation}, {"refs", f.refs},
+            {"rule_source", f.rule_source}};
+  if (!f.unknown_facts.empty()) j["unknown_facts"] = f.unknown_facts;
+  return j;
 }
 
 json probe_json(const probe_result& p) {
@@ -192,6 +194,7 @@ nlohmann::json build_report(const report_input& in, const report_options& opts) 
       {"summary", summary_json(findings, probes)},
   };
   if (!in.settings.empty()) r["settings"] = in.settings;
+  for (const auto& [k, v] : in.extra.items()) r[k] = v;
   redactor red = redactor::for_facts(f, opts.include_identifiers);
   if (in.environment) red.add_secret_values(*in.environment);
   red.scrub_json(r);

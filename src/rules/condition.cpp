@@ -149,11 +149,36 @@ std::optional<double> parse_size(std::string_view text) {
   return std::nullopt;
 }
 
+truth condition_truth(const condition& c, const fact_context& ctx) {
+  std::optional<fact_value> l = resolve_fact(c.key, ctx);
+  if (fact_is_unknown(c.key, ctx, l.has_value())) return truth::unknown;
+  if (c.args.size() == 1 && !c.args[0].fact.empty()) {
+    std::optional<fact_value> r = resolve_fact(c.args[0].fact, ctx);
+    if (fact_is_unknown(c.args[0].fact, ctx, r.has_value())) return truth::unknown;
+  }
+  return condition_holds(c, ctx) ? truth::yes : truth::no;
+}
+
+truth conditions_truth(const std::vector<condition>& cs, const fact_context& ctx, std::vector<std::string>* unknown_keys) {
+  truth all = truth::yes;
+  for (const condition& c : cs) {
+    truth t = condition_truth(c, ctx);
+    if (t == truth::no) return truth::no;
+    if (t == truth::unknown) {
+      all = truth::unknown;
+      if (unknown_keys) unknown_keys->push_back(c.key);
+    }
+  }
+  return all;
+}
+
 bool condition_holds(const condition& c, const fact_context& ctx) {
   std::optional<fact_value> l = resolve_fact(c.key, ctx);
+  if (fact_is_unknown(c.key, ctx, l.has_value())) return false;
   if (c.op == cond_op::set) return l.has_value() == c.want_set;
   if (c.args.size() == 1 && !c.args[0].fact.empty()) {
     std::optional<fact_value> r = resolve_fact(c.args[0].fact, ctx);
+    if (fact_is_unknown(c.args[0].fact, ctx, r.has_value())) return false;
     return l && r && compare_facts(c.op, *l, *r);
   }
   if (!l) return negative(c.op);

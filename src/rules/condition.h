@@ -2,6 +2,7 @@
 // (globs, sizes). Semantics in docs/knowledge-base.md "Operators".
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -11,7 +12,18 @@ namespace gs {
 
 struct fact_context;
 
-/// True when the condition holds. Positive operators need the fact set; the negative ones
+/// Three-valued: `unknown` only for partial facts (pasted text), where a fact the text does not
+/// show can be neither true nor false.
+enum class truth { no, yes, unknown };
+
+/// The condition's truth; on complete facts (live, --sysroot) never `unknown`.
+truth condition_truth(const condition& c, const fact_context& ctx);
+/// `no` when any condition is no, `yes` when all are yes (an empty list is yes), else `unknown`.
+/// The keys of the unknown ones are appended to `unknown_keys` when given.
+truth conditions_truth(const std::vector<condition>& cs, const fact_context& ctx,
+                       std::vector<std::string>* unknown_keys = nullptr);
+
+/// True when the condition holds (condition_truth is yes). Positive operators need the fact set; the negative ones
 /// (ne, not_glob, not_regex, not_in) hold on an unset fact when compared with a literal; any
 /// comparison with another fact needs both facts set.
 bool condition_holds(const condition& c, const fact_context& ctx);

@@ -93,6 +93,7 @@ const python_package* package_for(const fact_context& c, const std::string& name
 
 std::string torch_build(const machine_facts& f) {
   if (!find_package(f, "torch")) return "";
+  if (f.coverage.partial && !f.python.torch_build_known) return "";
   if (!f.python.torch_hip.empty()) return "rocm";
   if (!f.python.torch_cuda.empty()) return "cuda";
   return "cpu";
@@ -370,6 +371,26 @@ std::optional<fact_info> lookup_fact(std::string_view key, const kb_data* kb) {
     }
   }
   return std::nullopt;
+}
+
+bool fact_is_unknown(std::string_view key, const fact_context& c, bool is_set) {
+  if (!c.facts || !c.facts->coverage.partial) return false;
+  // What a paste can never show: these are computed over the whole machine, so the value a
+  // partial fact set gives them (0 GPUs, no device nodes, no masks) would be a guess.
+  static constexpr std::string_view machine_only[] = {
+      "dev.", "issue.", "mask.", "amdgpu.", "rocm.installs", "python.found", "python.interpreter",
+      "python.env_kind", "hip.runtime_source", "gpu.libs_", "gpu.kfd_node", "gpu.index", "gpu.gfx_target_version",
+      "gpu.source", "host.in_container"};
+  for (std::string_view prefix : machine_only)
+    if (key.rfind(prefix, 0) == 0) return true;
+  const facts_coverage& cov = c.facts->coverage;
+  if (key.rfind("gpus.", 0) == 0) return !cov.gpus_complete;  // counts: known only from a tool's whole list
+  if (is_set) return false;
+  if (key.rfind("env.", 0) == 0 || key.rfind("alloc.", 0) == 0) return !cov.env_complete;
+  if (key.rfind("pkg.", 0) == 0) return !cov.packages_complete;
+  if (key.rfind("torch.", 0) == 0)  // what torch was built for: said outright, or no torch in a whole list
+    return !c.facts->python.torch_build_known && !(cov.packages_complete && !c.facts->python.packages.count("torch"));
+  return true;
 }
 
 std::optional<fact_value> resolve_fact(std::string_view key, const fact_context& c) {

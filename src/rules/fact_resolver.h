@@ -55,6 +55,12 @@ std::optional<fact_info> lookup_fact(std::string_view key, const kb_data* kb);
 /// The value of `key` in `ctx`, or nullopt when the machine does not have it (unset).
 std::optional<fact_value> resolve_fact(std::string_view key, const fact_context& ctx);
 
+/// Whether a condition on `key` has no answer in `ctx`: only ever for partial facts (pasted text,
+/// facts_coverage::partial), where a fact the text did not mention is unknown rather than unset,
+/// and where facts about the whole machine (device nodes, GPU counts, visibility masks,
+/// detection problems) cannot be known at all. `is_set`: whether resolve_fact found a value.
+bool fact_is_unknown(std::string_view key, const fact_context& ctx, bool is_set);
+
 /// Built-in keys with their documentation (docs/knowledge-base.md must list every one).
 struct builtin_fact_doc {
   std::string_view key;

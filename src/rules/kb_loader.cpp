@@ -227,10 +227,11 @@ void load_derive(const toml::table& t, kb_parse_ctx& ctx, kb_data& out) {
   if (ok) out.derived.push_back(std::move(d));
 }
 
-bool load_match_text(const toml::node& n, kb_parse_ctx& ctx, std::vector<text_pattern>& out) {
+/// match_text, match_requires and match_excludes share one form: an array of patterns.
+bool load_match_text(const toml::node& n, std::string_view key, kb_parse_ctx& ctx, std::vector<text_pattern>& out) {
   const toml::array* a = n.as_array();
   if (!a || a->empty()) {
-    ctx.error(n.source(), "'match_text' is a non-empty array of strings or { regex = \"...\" }");
+    ctx.error(n.source(), "'" + std::string(key) + "' is a non-empty array of strings or { regex = \"...\" }");
     return false;
   }
   bool ok = true;
@@ -265,7 +266,7 @@ bool load_match_text(const toml::node& n, kb_parse_ctx& ctx, std::vector<text_pa
 void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<std::string, source_pos>& ids) {
   const toml::source_region& where = t.source();
   bool ok = check_keys(t, {"id", "severity", "title", "evidence", "remediation", "refs", "why", "when", "unless",
-                           "escalate", "match_text"}, "[[rule]]", ctx);
+                           "escalate", "match_text", "match_requires", "match_excludes", "facts_alone"}, "[[rule]]", ctx);
   rule r;
   r.pos = ctx.pos(where);
   if (const std::string* id = get_string(t, "id", true, where, ctx, ok)) {
@@ -305,9 +306,29 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
   }
   if (const toml::node* w = t.get("when")) ok = parse_conditions(*w, ctx, r.when) && ok;
   if (const toml::node* u = t.get("unless")) ok = parse_conditions(*u, ctx, r.unless) && ok;
-  if (const toml::node* m = t.get("match_text")) ok = load_match_text(*m, ctx, r.match_text) && ok;
+  if (const toml::node* m = t.get("match_text")) ok = load_match_text(*m, "match_text", ctx, r.match_text) && ok;
+  if (const toml::node* m = t.get("match_requires"))
+    ok = load_match_text(*m, "match_requires", ctx, r.match_requires) && ok;
+  if (const toml::node* m = t.get("match_excludes"))
+    ok = load_match_text(*m, "match_excludes", ctx, r.match_excludes) && ok;
   if (!t.get("when") && !t.get("match_text")) {
     ctx.error(where, "a rule needs 'when' conditions, 'match_text' patterns, or both");
+    ok = false;
+  }
+  if (const toml::node* fa = t.get("facts_alone")) {
+    if (!fa->is_boolean()) {
+      ctx.error(fa->source(), "'facts_alone' is true or false");
+      ok = false;
+    } else {
+      r.facts_alone = **fa->as_boolean();
+    }
+    if (!t.get("match_text") || !t.get("when")) {
+      ctx.error(fa->source(), "'facts_alone' is for a rule with both 'when' and 'match_text'");
+      ok = false;
+    }
+  }
+  if ((t.get("match_requires") || t.get("match_excludes")) && !t.get("match_text")) {
+    ctx.error(where, "'match_requires' and 'match_excludes' narrow 'match_text': the rule has none");
     ok = false;
   }
   if (const toml::node* e = t.get("escalate")) {

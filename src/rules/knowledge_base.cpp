@@ -64,7 +64,16 @@ finding make_finding(const rule& r, const fact_context& ctx) {
     }
   }
   f.evidence = render_template(*evidence, ctx);
-  f.remediation = render_template(r.remediation, ctx);
+  // A fix that needs a fact the input did not show is not printed with a hole in it: the
+  // finding says which fact is missing instead (pasted text only; live facts are complete).
+  std::vector<std::string> missing;
+  f.remediation = render_template(r.remediation, ctx, &missing);
+  if (!missing.empty()) {
+    f.remediation.clear();
+    for (std::string& k : missing)
+      if (std::find(f.unknown_facts.begin(), f.unknown_facts.end(), k) == f.unknown_facts.end())
+        f.unknown_facts.push_back(std::move(k));
+  }
   f.refs = r.refs;
   f.rule_source = r.pos.path + ":" + std::to_string(r.pos.line);
   return f;
@@ -170,7 +179,7 @@ std::vector<finding> knowledge_base::evaluate(const machine_facts& facts) const 
   std::vector<alloc_entry> allocs = alloc_entries(facts);
   std::vector<finding> out;
   for (const rule& r : data_->rules)
-    if (!r.when.empty()) fire(r, facts, *data_, allocs, out);
+    if (!r.when.empty() && (r.match_text.empty() || r.facts_alone)) fire(r, facts, *data_, allocs, out);
   sort_and_dedupe(out);
   return out;
 }
@@ -179,6 +188,7 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
   text = text.substr(0, kMaxMatchText);
   std::string lowered = lower(text);
   std::vector<alloc_entry> allocs = alloc_entries(facts);
+  auto anywhere = [&](const text_pattern& p) { return match_line(p, text, lowered).has_value(); };
   std::vector<finding> out;
   for (const rule& r : data_->rules) {
     std::optional<std::string> line;
@@ -190,24 +200,25 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
       }
     }
     if (!hit) continue;
+    if (!std::all_of(r.match_requires.begin(), r.match_requires.end(), anywhere)) continue;
+    if (std::any_of(r.match_excludes.begin(), r.match_excludes.end(), anywhere)) continue;
     std::string matched = "error text matched \"" + hit->text + "\": " + *line;
-    std::vector<finding> fired;
-    if (!r.when.empty()) fire(r, facts, *data_, allocs, fired);
-    if (fired.empty()) {
-      // The text is the evidence even when the facts do not show the cause (a probe in
-      // another environment, or a fact detection could not read). Render in the first context.
-      bool first = true;
-      for_each_context(r.scopes, facts, *data_, allocs, [&](const fact_context& ctx) {
-        if (!first) return;
-        first = false;
-        finding f = make_finding(r, ctx);
-        f.evidence = matched;
-        fired.push_back(std::move(f));
-      });
-    } else {
-      for (finding& f : fired) f.evidence += "; " + matched;
-    }
-    for (finding& f : fired) out.push_back(std::move(f));
+    // The text is the evidence; the rule's conditions can only take it back. A condition the
+    // facts show to be false silences the rule (a gfx12 pipeliner rule on an NVIDIA card); one
+    // they cannot decide (pasted text that does not name the GPU) leaves it standing, listed as
+    // unknown so the user knows what would confirm it.
+    for_each_context(r.scopes, facts, *data_, allocs, [&](const fact_context& ctx) {
+      std::vector<std::string> unknown;
+      truth when = conditions_truth(r.when, ctx, &unknown);
+      if (when == truth::no) return;
+      if (!r.unless.empty() && conditions_truth(r.unless, ctx) == truth::yes) return;
+      finding f = make_finding(r, ctx);
+      f.evidence = when == truth::yes && !r.when.empty() ? f.evidence + "; " + matched : matched;
+      for (std::string& k : unknown)
+        if (std::find(f.unknown_facts.begin(), f.unknown_facts.end(), k) == f.unknown_facts.end())
+          f.unknown_facts.push_back(std::move(k));
+      out.push_back(std::move(f));
+    });
   }
   sort_and_dedupe(out);
   return out;

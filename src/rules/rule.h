@@ -84,7 +84,12 @@ struct rule {
   std::vector<condition> when;          ///< all must hold; empty: the rule only matches error text
   std::vector<condition> unless;        ///< the rule is silent when all of these hold
   std::vector<escalation> escalate;     ///< first whose conditions hold sets the severity
-  std::vector<text_pattern> match_text;
+  std::vector<text_pattern> match_text;      ///< any one matching a line makes the rule a candidate
+  std::vector<text_pattern> match_requires;  ///< each must also match some line of the text
+  std::vector<text_pattern> match_excludes;  ///< any matching anywhere silences the rule
+  /// With match_text, `when` only gates the text match; `facts_alone = true` makes the rule also
+  /// fire from the facts without any error text (a known-bad configuration, GS-TRITON-001).
+  bool facts_alone = false;
   source_pos pos;                       ///< the [[rule]] header
   unsigned scopes = 0;                  ///< fact_scope bits used anywhere in the rule
 };

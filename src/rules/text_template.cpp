@@ -63,7 +63,7 @@ bool parse_template(std::string_view text, text_template& out, std::string& erro
   return true;
 }
 
-std::string render_template(const text_template& t, const fact_context& ctx) {
+std::string render_template(const text_template& t, const fact_context& ctx, std::vector<std::string>* unknown) {
   std::string out;
   for (const text_template::piece& p : t.pieces) {
     if (!p.is_fact) {
@@ -71,7 +71,10 @@ std::string render_template(const text_template& t, const fact_context& ctx) {
       continue;
     }
     std::optional<fact_value> v = resolve_fact(p.text, ctx);
-    if (!v) {
+    if (fact_is_unknown(p.text, ctx, v.has_value())) {
+      out += "(not shown)";
+      if (unknown) unknown->push_back(p.text);
+    } else if (!v) {
       out += p.text.rfind("env.", 0) == 0 ? "(unset)" : p.text.rfind("pkg.", 0) == 0 ? "(not installed)" : "(unknown)";
     } else if (!p.format.empty() && v->type == fact_type::number) {
       char buf[64];

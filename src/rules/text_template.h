@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rules/rule.h"
 
@@ -19,7 +20,9 @@ bool parse_template(std::string_view text, text_template& out, std::string& erro
 bool valid_template_format(std::string_view format);
 
 /// Fill the placeholders. An unset fact prints "(unset)" for env.*, "(not installed)" for
-/// pkg.*, "(unknown)" otherwise, so evidence never silently drops a word.
-std::string render_template(const text_template& t, const fact_context& ctx);
+/// pkg.*, "(unknown)" otherwise, so evidence never silently drops a word. On partial facts
+/// (pasted text) a fact the text did not show prints "(not shown)" and its key is appended to
+/// `unknown` when given, so a caller can refuse to print a fix that needs it.
+std::string render_template(const text_template& t, const fact_context& ctx, std::vector<std::string>* unknown = nullptr);
 
 }  // namespace gs

@@ -1,0 +1,155 @@
+// explain_report and its renderings.
+#include "explain/explain_report.h"
+
+#include <algorithm>
+
+#include "report/report.h"
+
+namespace gs {
+namespace {
+
+using nlohmann::json;
+
+/// "user@host:~$" prompts in a paste name the user and the host: both are identity to redact.
+void identity_from_prompts(const std::vector<std::string>& lines, host_info& h) {
+  for (const std::string& l : lines) {
+    size_t at = l.find('@');
+    if (at == std::string::npos || at == 0) continue;
+    size_t colon = l.find(':', at);
+    size_t end = l.find_first_of(" \t", at);
+    if (colon == std::string::npos || (end != std::string::npos && end < colon)) continue;
+    if (colon + 1 >= l.size() || (l[colon + 1] != '~' && l[colon + 1] != '/')) continue;
+    size_t b = at;
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(l[b - 1])) || l[b - 1] == '_' || l[b - 1] == '-' || l[b - 1] == '.')) --b;
+    if (b == at) continue;
+    h.user = l.substr(b, at - b);
+    h.hostname = l.substr(at + 1, colon - at - 1);
+    return;
+  }
+}
+
+std::string str(const json& j, const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; }
+
+/// Greedy word wrap of prose to `width` columns with `indent` on continuation lines.
+std::string wrap(const std::string& text, size_t width, size_t indent) {
+  if (width == 0 || text.size() + indent <= width) return text;
+  std::string out, line;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t sp = text.find(' ', pos);
+    std::string word = text.substr(pos, sp == std::string::npos ? std::string::npos : sp - pos);
+    pos = sp == std::string::npos ? text.size() : sp + 1;
+    if (!line.empty() && indent + line.size() + 1 + word.size() > width) {
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + line;
+}
+
+const char* level_tag(const std::string& sev, bool color) {
+  if (sev == "fail") return color ? "\033[1;31mFAIL\033[0m" : "FAIL";
+  if (sev == "warn") return color ? "\033[1;33mWARN\033[0m" : "WARN";
+  return color ? "\033[1;36mINFO\033[0m" : "INFO";
+}
+
+}  // namespace
+
+json explain_report(const explain_result& r, bool include_identifiers, const std::string& created_utc) {
+  machine_facts facts = r.reading.facts;
+  identity_from_prompts(r.reading.lines, facts.host);
+  report_input in;
+  in.facts = &facts;
+  in.findings = r.findings;
+  json facts_read = json::array();
+  for (const pasted_fact& p : r.reading.facts_read)
+    facts_read.push_back({{"fact", p.key}, {"value", p.value}, {"line", p.line}, {"from", p.from}});
+  in.extra = {{"explain",
+               {{"inputs", r.reading.kinds},
+                {"lines", r.reading.lines.size()},
+                {"facts", facts_read},
+                {"undecided", r.undecided},
+                {"next_step", r.next_step},
+                {"unmatched_error", r.findings.empty() ? r.first_error_line : ""}}}};
+  report_options ro;
+  ro.include_identifiers = include_identifiers;
+  ro.command = "explain";
+  ro.created_utc = created_utc;
+  json rep = build_report(in, ro);
+  if (r.findings.empty()) {
+    // Nothing matched is not "this stack is fine": the paste may simply not show the problem.
+    rep["summary"]["status"] = "unknown";
+    rep["summary"]["text"] = "unknown: no known problem matched what was pasted";
+  }
+  return rep;
+}
+
+std::string render_explain_human(const json& rep, bool color, size_t width) {
+  const json& ex = rep.value("explain", json::object());
+  std::string out = "gpustack explain: read " + std::to_string(ex.value("lines", 0)) + " lines";
+  std::string kinds;
+  for (const json& k : ex.value("inputs", json::array())) kinds += (kinds.empty() ? "" : ", ") + k.get<std::string>();
+  out += kinds.empty() ? " (plain text)\n" : " (" + kinds + ")\n";
+
+  std::string facts;
+  for (const json& f : ex.value("facts", json::array())) {
+    std::string item = str(f, "fact") + " " + str(f, "value");
+    if (f.value("line", 0) > 0) item += " (line " + std::to_string(f.value("line", 0)) + ")";
+    facts += (facts.empty() ? "" : "; ") + item;
+  }
+  out += wrap("From the paste: " + (facts.empty() ? std::string("no GPU, version or setting recognised") : facts), width, 2) + "\n\n";
+
+  const json& findings = rep.value("findings", json::array());
+  if (findings.empty()) {
+    out += "No known problem matched what was pasted.\n";
+    std::string unmatched = str(ex, "unmatched_error");
+    if (!unmatched.empty()) out += wrap("Not recognised: " + unmatched, width, 2) + "\n";
+  }
+  for (const json& f : findings) {
+    out += std::string(level_tag(str(f, "severity"), color)) + "  " + str(f, "id") + "  " +
+           wrap(str(f, "title"), width == 0 ? 0 : width, 6) + "\n";
+    out += "      " + wrap("seen: " + str(f, "evidence"), width, 12) + "\n";
+    std::string fix = str(f, "remediation");
+    if (!fix.empty()) out += "      fix:  " + fix + "\n";  // a command is never wrapped
+    const json& refs = f.value("refs", json::array());
+    if (!refs.empty()) {
+      std::string rs;
+      for (const json& x : refs) rs += (rs.empty() ? "" : " ") + x.get<std::string>();
+      out += "      refs: " + rs + "\n";
+    }
+  }
+  const json& und = ex.value("undecided", json::array());
+  if (!und.empty()) {
+    out += "\nNot decided from the paste:\n";
+    for (const json& u : und) out += "  - " + wrap(u.get<std::string>(), width, 4) + "\n";
+  }
+  std::string next = str(ex, "next_step");
+  if (!next.empty()) out += "\nNext: " + next + "\n";
+  return out;
+}
+
+std::string render_explain_markdown(const json& rep) {
+  const json& ex = rep.value("explain", json::object());
+  std::string out = "## gpustack explain\n\n";
+  const json& findings = rep.value("findings", json::array());
+  if (findings.empty()) out += "No known problem matched what was pasted.\n";
+  for (const json& f : findings) {
+    std::string sev = str(f, "severity");
+    for (char& c : sev) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out += "- **" + sev + " " + str(f, "id") + "**: " + str(f, "title") + "\n";
+    out += "  - seen: `" + str(f, "evidence") + "`\n";
+    if (!str(f, "remediation").empty()) out += "  - fix: `" + str(f, "remediation") + "`\n";
+    for (const json& x : f.value("refs", json::array())) out += "  - " + x.get<std::string>() + "\n";
+  }
+  const json& und = ex.value("undecided", json::array());
+  if (!und.empty()) {
+    out += "\n**Not decided from the paste:**\n";
+    for (const json& u : und) out += "- " + u.get<std::string>() + "\n";
+  }
+  if (!str(ex, "next_step").empty()) out += "\n**Next:** " + str(ex, "next_step") + "\n";
+  out += "\n<details><summary>gpustack explain report (JSON)</summary>\n\n```json\n" + rep.dump(2) + "\n```\n</details>\n";
+  return out;
+}
+
+}  // namespace gs

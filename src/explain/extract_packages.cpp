@@ -1,0 +1,171 @@
+// Package versions from pasted lists and mentions: `pip list` / `uv pip list` tables,
+// `pip freeze` lines, `conda list`, collect_env's "[pip3] torch==2.5.1" / "[conda] ..." lines,
+// and prose such as "bitsandbytes 0.45.0", "torch==2.6.0+rocm6.2", "transformers v4.46".
+// A whole list (a table or freeze of 10+ packages, or a conda list) makes the package facts
+// complete: a package it lacks is known to be absent.
+#include <algorithm>
+#include <cctype>
+
+#include "explain/paste_scan.h"
+
+namespace gs {
+namespace {
+
+/// Names whose bare mention in prose ("I use bitsandbytes 0.43") is worth reading; anything
+/// else needs a list's structure. Alias -> distribution.
+constexpr std::pair<std::string_view, std::string_view> kMentioned[] = {
+    {"pytorch-triton-rocm", "pytorch-triton-rocm"}, {"flash-linear-attention", "flash-linear-attention"},
+    {"torchvision", "torchvision"}, {"torchaudio", "torchaudio"}, {"pytorch", "torch"}, {"torch", "torch"},
+    {"bitsandbytes", "bitsandbytes"}, {"transformers", "transformers"}, {"accelerate", "accelerate"},
+    {"peft", "peft"}, {"trl", "trl"}, {"triton", "triton"}, {"vllm", "vllm"}, {"flash-attn", "flash-attn"},
+    {"flash_attn", "flash-attn"}, {"xformers", "xformers"}, {"causal-conv1d", "causal-conv1d"},
+    {"causal_conv1d", "causal-conv1d"}, {"mamba-ssm", "mamba-ssm"}, {"mamba_ssm", "mamba-ssm"}, {"fla-core", "fla-core"},
+    {"deepspeed", "deepspeed"}, {"unsloth", "unsloth"}, {"llama-cpp-python", "llama-cpp-python"},
+    {"onnxruntime-rocm", "onnxruntime-rocm"}, {"onnxruntime-gpu", "onnxruntime-gpu"}, {"torchao", "torchao"},
+    {"tilelang", "tilelang"}, {"diffusers", "diffusers"}, {"numpy", "numpy"}, {"jax", "jax"}};
+
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
+
+bool looks_like_version(std::string_view v) {
+  return !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])) && v.find('.') != std::string_view::npos;
+}
+
+void propose_pkg(paste_scan& s, std::string name, const std::string& ver, size_t i, std::string_view from, int w) {
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name == "pytorch") name = "torch";
+  s.propose("pkg." + name, ver, i, from, w);
+  if (name == "torch") note_torch_build(s, ver, i, from, w);
+}
+
+/// "name==version" (pip freeze, [pip3] lines); "name @ file://..." carries no version.
+bool freeze_line(paste_scan& s, size_t i, std::string_view t, std::string_view from, int w) {
+  size_t eq = t.find("==");
+  if (eq == std::string_view::npos || eq == 0) return false;
+  std::string_view name = t.substr(0, eq);
+  if (!std::all_of(name.begin(), name.end(), name_char)) return false;
+  std::string ver = trim_copy(t.substr(eq + 2));
+  if (ver.find(' ') != std::string::npos || !looks_like_version(ver)) return false;
+  propose_pkg(s, std::string(name), ver, i, from, w);
+  return true;
+}
+
+/// Whitespace-separated columns.
+std::vector<std::string_view> columns(std::string_view t) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < t.size()) {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    size_t b = i;
+    while (i < t.size() && t[i] != ' ' && t[i] != '\t') ++i;
+    if (i > b) out.push_back(t.substr(b, i - b));
+  }
+  return out;
+}
+
+/// "Package    Version" then "---------- -------" then rows (pip list, uv pip list).
+size_t pip_table(paste_scan& s, size_t i) {
+  std::vector<std::string_view> head = columns(s.lines[i]);
+  if (head.size() < 2 || lower_copy(head[0]) != "package" || lower_copy(head[1]) != "version") return i;
+  size_t j = i + 1;
+  if (j < s.lines.size() && s.lines[j].find("---") != std::string::npos) ++j;
+  size_t rows = 0;
+  for (; j < s.lines.size(); ++j) {
+    std::vector<std::string_view> c = columns(s.lines[j]);
+    if (c.size() < 2 || !std::all_of(c[0].begin(), c[0].end(), name_char) || !std::isdigit(static_cast<unsigned char>(c[1][0])))
+      break;
+    propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "pip list", weight::tool_output);
+    ++rows;
+  }
+  if (rows > 0) s.kind("pip list");
+  if (rows >= 10) s.package_list = true;
+  return j;
+}
+
+/// "# packages in environment at /home/user/miniconda3/envs/x:" then "name version build channel".
+size_t conda_list(paste_scan& s, size_t i) {
+  if (s.lines[i].find("# packages in environment at") == std::string::npos) return i;
+  s.kind("conda list");
+  s.package_list = true;
+  size_t j = i + 1;
+  for (; j < s.lines.size(); ++j) {
+    std::string t = trim_copy(s.lines[j]);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<std::string_view> c = columns(t);
+    if (c.size() < 2 || !std::isdigit(static_cast<unsigned char>(c[1][0]))) break;
+    propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "conda list", weight::tool_output);
+  }
+  return j;
+}
+
+/// A known package named in prose, then its version: "torch 2.5.1", "bitsandbytes==0.45.0",
+/// "transformers v4.46.2", "peft version: 0.13", "`vllm` 0.6.3".
+void mentions(paste_scan& s, size_t i, const std::string& line) {
+  std::string l = lower_copy(line);
+  std::vector<std::pair<size_t, size_t>> taken;
+  for (auto [alias, dist] : kMentioned) {
+    for (size_t p = l.find(alias); p != std::string::npos; p = l.find(alias, p + 1)) {
+      size_t e = p + alias.size();
+      if ((p > 0 && name_char(l[p - 1]) && l[p - 1] != '.') || (e < l.size() && (std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '-' || l[e] == '_')))
+        continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](auto r) { return p >= r.first && p < r.second; })) continue;
+      // Between the name and the version: "==", "=", ":", " version", " v", "`", spaces; nothing else.
+      size_t q = e;
+      auto skip = [&](std::string_view w) {
+        if (l.compare(q, w.size(), w) == 0) {
+          q += w.size();
+          return true;
+        }
+        return false;
+      };
+      for (bool moved = true; moved && q < l.size();) {
+        moved = skip(" ") || skip("`") || skip("==") || skip("=") || skip(":") || skip(" version") || skip("version") ||
+                skip(">=") || skip("@");
+      }
+      if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
+      if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;
+      auto v = first_version(line, q);
+      if (!v || line.compare(q, v->size(), *v) != 0) continue;
+      taken.push_back({p, q + v->size()});
+      propose_pkg(s, std::string(dist), *v, i, "text", weight::prose);
+    }
+  }
+}
+
+}  // namespace
+
+void scan_packages(paste_scan& s) {
+  size_t freeze_lines = 0;
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string& l = s.lines[i];
+    if (l.empty() || l.size() > 2048) continue;
+    if (size_t next = pip_table(s, i); next != i) {
+      i = next - 1;
+      continue;
+    }
+    if (size_t next = conda_list(s, i); next != i) {
+      i = next - 1;
+      continue;
+    }
+    std::string t = trim_copy(l);
+    if (t.rfind("[pip3] ", 0) == 0 || t.rfind("[pip] ", 0) == 0) {
+      s.kind("collect_env");
+      freeze_line(s, i, trim_copy(t.substr(t.find(']') + 1)), "collect_env", weight::tool_output);
+      continue;
+    }
+    if (t.rfind("[conda] ", 0) == 0) {
+      std::vector<std::string_view> c = columns(t.substr(8));
+      if (c.size() >= 2 && std::isdigit(static_cast<unsigned char>(c[1][0])))
+        propose_pkg(s, std::string(c[0]), std::string(c[1]), i, "collect_env", weight::tool_output);
+      continue;
+    }
+    if (freeze_line(s, i, t, "pip freeze", weight::tool_output)) {
+      ++freeze_lines;
+      continue;
+    }
+    mentions(s, i, l);
+  }
+  if (freeze_lines > 0) s.kind("pip freeze");
+  if (freeze_lines >= 10) s.package_list = true;
+}
+
+}  // namespace gs

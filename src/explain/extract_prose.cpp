@@ -1,0 +1,193 @@
+// Facts written in prose or in lines no tool owns: GPU product names and gfx/sm tokens, the
+// OS, the kernel, ROCm / CUDA / NVIDIA driver versions, RAM, Python, WSL. Each shape has a cheap
+// keyword test before any parsing, so a 1 MB log costs a few milliseconds here.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "explain/gpu_names.h"
+#include "explain/paste_scan.h"
+
+namespace gs {
+namespace {
+
+bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+/// Lines whose gfx tokens list what a library ships or a build targets, not the user's GPU.
+bool lists_targets(std::string_view lower) {
+  for (std::string_view w : {".dat", ".co", ".hsaco", ".so", "tensilelibrary", "offload-arch", "targets", "rocm_arch",
+                             "hsa_override", "supported", "gfx_target", "available", "compiled for", "arch_list",
+                             "--amdgpu", "kernels for"})
+    if (lower.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+/// "gfx1100" tokens in a line (lower case in, tokens out).
+std::vector<std::string> gfx_tokens(std::string_view lower) {
+  std::vector<std::string> out;
+  for (size_t p = lower.find("gfx"); p != std::string_view::npos; p = lower.find("gfx", p + 3)) {
+    if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;
+    size_t e = p + 3;
+    while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
+    if (e - p >= 6 && e - p <= 8 && digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
+  }
+  return out;
+}
+
+void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
+  // What the runtime itself says about the device it has: strongest prose evidence.
+  //   rocBLAS "... for GPU arch : gfx1201"; torch "NVIDIA GeForce RTX 5090 with CUDA capability
+  //   sm_120 is not compatible"; "Found GPU0 NVIDIA GeForce GTX 1060 which is of cuda capability 6.1";
+  //   vLLM "Your Tesla T4 GPU has compute capability 7.5".
+  if (size_t p = lower.find("gpu arch : "); p != std::string::npos) {
+    std::vector<std::string> t = gfx_tokens(lower.substr(p));
+    if (!t.empty()) s.gpus.push_back({t.front(), t.front(), i, "text", weight::labelled});
+    return;
+  }
+  if (size_t p = lower.find("cuda capability sm_"); p != std::string::npos) {
+    size_t b = p + 16, e = b + 3;
+    while (e < lower.size() && digit(lower[e])) ++e;
+    std::vector<gpu_name_hit> names = find_gpu_names(l);
+    s.gpus.push_back({lower.substr(b, e - b), names.empty() ? lower.substr(b, e - b) : names.front().text, i, "text", weight::labelled});
+    return;
+  }
+  for (std::string_view cue : {"which is of cuda capability ", "has compute capability ", "compute capability: "}) {
+    if (size_t p = lower.find(cue); p != std::string::npos) {
+      size_t b = p + cue.size();
+      if (b + 2 < lower.size() && digit(lower[b]) && lower[b + 1] == '.' && digit(lower[b + 2])) {
+        std::string arch = "sm_" + lower.substr(b, 1) + lower.substr(b + 2, 1);
+        if (b + 3 < lower.size() && digit(lower[b + 3])) continue;
+        std::vector<gpu_name_hit> names = find_gpu_names(l);
+        s.gpus.push_back({arch, names.empty() ? arch : names.front().text, i, "text", weight::labelled});
+        return;
+      }
+    }
+  }
+  for (const gpu_name_hit& h : find_gpu_names(l)) s.gpus.push_back({h.arch, h.text, i, "text", weight::prose});
+  if (!lists_targets(lower))
+    for (const std::string& t : gfx_tokens(lower)) s.gpus.push_back({t, t, i, "text", weight::prose});
+}
+
+/// "Linux-6.8.0-49-generic-x86_64-with-glibc2.35" -> "6.8.0-49-generic".
+std::string kernel_from_platform(std::string_view p) {
+  for (std::string_view arch : {"-x86_64", "-aarch64", "-arm64"})
+    if (size_t e = p.find(arch); e != std::string_view::npos) return std::string(p.substr(0, e));
+  return "";
+}
+
+void host_facts(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
+  // Kernel: collect_env / transformers env "Platform: Linux-6.8.0-...", `uname -a`, "kernel 6.11".
+  for (std::string_view label : {"Python platform:", "- Platform:", "Platform:"})
+    if (auto v = after_label(l, label)) {
+      if (auto k = after_label(*v, "Linux-")) {
+        std::string kern = kernel_from_platform(*k);
+        if (!kern.empty()) s.propose("host.kernel", kern, i, "text", weight::labelled);
+      }
+      break;
+    }
+  if (auto v = after_label(l, "Linux ")) {  // uname -a: "Linux box 6.11.0-19-generic #19-Ubuntu SMP ..."
+    size_t sp = v->find(' ');
+    if (sp != std::string::npos && v->find(" SMP") != std::string::npos)
+      if (auto k = first_version(*v, sp + 1)) s.propose("host.kernel", *k, i, "uname", weight::tool_output);
+  }
+  if (lower.find("kernel") != std::string::npos && lower.find("kernel:") == std::string::npos) {
+    size_t p = lower.find("kernel");
+    std::string rest = lower.substr(p + 6, 24);
+    if (rest.rfind(" version", 0) == 0) rest = rest.substr(8);
+    size_t q = rest.find_first_not_of(" :v");
+    if (q != std::string::npos && digit(rest[q]))
+      if (auto k = first_version(l, p + 6 + q); k && std::count(k->begin(), k->end(), '.') >= 1)
+        s.propose("host.kernel", *k, i, "text", weight::prose);
+  }
+  if (lower.find("microsoft-standard-wsl") != std::string::npos || lower.find("wsl2") != std::string::npos ||
+      lower.find("/usr/lib/wsl/") != std::string::npos)
+    s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
+  // OS: collect_env's "OS: Ubuntu 22.04.4 LTS (x86_64)" (host.os_pretty) and prose "Ubuntu 24.04".
+  static constexpr std::pair<std::string_view, std::string_view> distros[] = {
+      {"ubuntu", "ubuntu"}, {"debian", "debian"}, {"fedora", "fedora"}, {"rhel", "rhel"}, {"red hat enterprise", "rhel"},
+      {"rocky linux", "rocky"}, {"opensuse", "opensuse"}, {"arch linux", "arch"}, {"cachyos", "cachyos"},
+      {"linux mint", "linuxmint"}, {"pop!_os", "pop"}, {"windows 11", "windows"}, {"windows 10", "windows"}};
+  for (auto [name, id] : distros) {
+    size_t p = lower.find(name);
+    if (p == std::string::npos || (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1])))) continue;
+    int w = after_label(l, "OS:") ? weight::tool_output : weight::prose;
+    s.propose("host.os_id", std::string(id), i, "text", w);
+    if (id == "windows") {
+      s.propose("host.os_version", std::string(name.substr(8)), i, "text", w);
+    } else {
+      size_t q = p + name.size();
+      if (q < l.size() && l[q] == ' ' && q + 1 < l.size() && digit(l[q + 1]))
+        if (auto v = first_version(l, q + 1)) s.propose("host.os_version", *v, i, "text", w);
+    }
+    break;
+  }
+  if (auto v = after_label(l, "VERSION_ID=")) s.propose("host.os_version", *v, i, "os-release", weight::tool_output);
+  if (auto v = after_label(l, "ID=")) s.propose("host.os_id", *v, i, "os-release", weight::tool_output);
+  // RAM: /proc/meminfo "MemTotal: 65838276 kB", free's "Mem:  62Gi ...", prose "64GB RAM".
+  if (auto v = after_label(l, "MemTotal:")) {
+    double kb = std::strtod(v->c_str(), nullptr);
+    if (kb > 0) s.propose("host.ram_bytes", std::to_string(static_cast<unsigned long long>(kb * 1024)), i, "meminfo", weight::tool_output);
+  }
+  if (size_t p = lower.find("gb ram"); p != std::string::npos || (p = lower.find("gb of ram")) != std::string::npos ||
+                                        (p = lower.find("gb system ram")) != std::string::npos) {
+    size_t e = p;
+    while (e > 0 && lower[e - 1] == ' ') --e;
+    size_t b = e;
+    while (b > 0 && digit(lower[b - 1])) --b;
+    if (b < e) s.propose("host.ram_bytes", std::to_string(std::stoull(lower.substr(b, e - b)) * 1000000000ull), i, "text", weight::prose);
+  }
+}
+
+void versions(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
+  // Python: "Python 3.12.3" at the start of a line (python --version) or "python version 3.10".
+  if (auto v = after_label(l, "Python ")) {
+    if (!v->empty() && digit((*v)[0]))
+      if (auto pv = first_version(*v)) s.propose("python.version", *pv, i, "text", weight::labelled);
+  }
+  // NVIDIA driver: /proc/driver/nvidia/version "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14".
+  if (size_t p = lower.find("kernel module"); p != std::string::npos && lower.find("nvrm version") != std::string::npos)
+    if (auto v = first_version(l, p)) s.propose("nvidia.driver", *v, i, "nvidia procfs", weight::tool_output);
+  if (size_t p = lower.find("driver version"); p != std::string::npos && lower.find("nvidia-smi") == std::string::npos &&
+                                               lower.find("cuda version") == std::string::npos && lower.find("nvidia") != std::string::npos)
+    if (auto v = first_version(l, p)) s.propose("nvidia.driver", *v, i, "text", weight::prose);
+  // nvcc --version: "Cuda compilation tools, release 12.4, V12.4.131".
+  if (size_t p = l.find("Cuda compilation tools, release "); p != std::string::npos) {
+    size_t v = l.find(", V", p);
+    if (auto ver = first_version(l, v == std::string::npos ? p : v + 3)) s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
+  }
+  // ROCm: "ROCm version: 6.2.0", "/opt/rocm-6.2.0/...", "ROCm 6.4.1", "rocm-6.4" but not torch's
+  // "+rocm6.2" or a wheel index ".../whl/rocm6.2", which say what torch was built for.
+  for (size_t p = lower.find("rocm"); p != std::string::npos; p = lower.find("rocm", p + 4)) {
+    if (p > 0 && (lower[p - 1] == '+' || lower[p - 1] == '/' ) && lower.compare(p > 4 ? p - 4 : 0, 4, "opt/") != 0) continue;
+    if (p > 0 && (std::isalnum(static_cast<unsigned char>(lower[p - 1])) || lower[p - 1] == '-' || lower[p - 1] == '_')) continue;
+    size_t q = p + 4;
+    bool labelled = lower.compare(q, 9, " version:") == 0 || lower.compare(q, 8, " version") == 0;
+    if (lower.compare(q, 9, " version:") == 0) q += 9;
+    else if (lower.compare(q, 8, " version") == 0) q += 8;
+    while (q < lower.size() && (lower[q] == ' ' || lower[q] == '-' || lower[q] == 'v' || lower[q] == ':')) ++q;
+    if (q >= lower.size() || !digit(lower[q]) || q > p + 16) continue;
+    auto v = first_version(lower, q);
+    if (!v || lower.compare(q, v->size(), *v) != 0) continue;
+    std::string ver = v->substr(0, v->find_first_not_of("0123456789.", 0));
+    if (std::count(ver.begin(), ver.end(), '.') < 1 || ver.front() > '9' || std::stoi(ver) > 20) continue;  // "rocm 6.2", not a build number
+    bool path = p >= 5 && lower.compare(p - 5, 5, "/opt/") == 0;
+    s.propose("rocm.version", ver, i, "text", path || labelled ? weight::labelled : weight::prose);
+  }
+  // CUDA in prose ("CUDA 12.4"): the driver's CUDA when said beside nvidia-smi, else left out
+  // (users write the toolkit, the wheel's CUDA and the driver's alike).
+}
+
+}  // namespace
+
+void scan_prose(paste_scan& s) {
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string& l = s.lines[i];
+    if (l.empty() || l.size() > 2048) continue;
+    std::string lower = lower_copy(l);
+    gpus(s, i, l, lower);
+    host_facts(s, i, l, lower);
+    versions(s, i, l, lower);
+  }
+}
+
+}  // namespace gs

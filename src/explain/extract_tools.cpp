@@ -1,0 +1,247 @@
+// Facts from the outputs of tools people paste: `python -m torch.utils.collect_env`,
+// `transformers env` / `accelerate env`, rocminfo, rocm-smi, amd-smi, nvidia-smi (table and
+// -q), clinfo and `vulkaninfo --summary`. Labels are the tools' own (torch/utils/collect_env.py,
+// rocminfo.cc, nvidia-smi's layout); each is looked for by a cheap prefix test on every line.
+#include <cctype>
+
+#include "explain/gpu_names.h"
+#include "explain/paste_scan.h"
+
+namespace gs {
+namespace {
+
+bool unknown_value(std::string_view v) {
+  std::string l = lower_copy(trim_copy(v));
+  return l.empty() || l == "n/a" || l == "none" || l == "could not collect" || l == "not installed" || l == "no";
+}
+
+void propose_gpu(paste_scan& s, std::string arch, std::string name, size_t i, std::string_view from, int w) {
+  if (arch.empty()) {
+    std::vector<gpu_name_hit> hits = find_gpu_names(name);
+    if (hits.empty()) return;
+    arch = hits.front().arch;
+  }
+  s.gpus.push_back({arch, trim_copy(name), i, std::string(from), w});
+}
+
+/// "gfx1100" / "gfx90a" / "gfx1201" at the start of `v` (lower case), "" when not one.
+std::string gfx_token(std::string_view v) {
+  std::string l = lower_copy(trim_copy(v));
+  if (l.rfind("gfx", 0) != 0) return "";
+  size_t e = 3;
+  while (e < l.size() && std::isalnum(static_cast<unsigned char>(l[e]))) ++e;
+  return e >= 6 ? l.substr(0, e) : "";
+}
+
+void collect_env(paste_scan& s, size_t i, const std::string& l) {
+  const char* k = "collect_env";
+  if (auto v = after_label(l, "PyTorch version:")) {
+    s.kind(k);
+    if (!unknown_value(*v)) {
+      s.propose("pkg.torch", *v, i, k, weight::tool_output);
+      note_torch_build(s, *v, i, k, weight::tool_output);
+    }
+  } else if (auto v = after_label(l, "CUDA used to build PyTorch:")) {
+    s.torch_build_seen = true;
+    if (!unknown_value(*v)) s.propose("torch.cuda", *v, i, k, weight::tool_output);
+  } else if (auto v = after_label(l, "ROCM used to build PyTorch:")) {
+    s.torch_build_seen = true;
+    if (!unknown_value(*v)) s.propose("torch.hip", *v, i, k, weight::tool_output);
+  } else if (auto v = after_label(l, "OS:")) {
+    s.propose("host.os_pretty", *v, i, k, weight::tool_output);
+  } else if (auto v = after_label(l, "Python version:")) {
+    if (auto pv = first_version(*v)) s.propose("python.version", *pv, i, k, weight::tool_output);
+  } else if (auto v = after_label(l, "CUDA runtime version:")) {
+    if (!unknown_value(*v)) s.propose("cuda.toolkit", *v, i, k, weight::tool_output);
+  } else if (auto v = after_label(l, "Nvidia driver version:")) {
+    if (!unknown_value(*v)) s.propose("nvidia.driver", *v, i, k, weight::tool_output);
+  } else if (auto v = after_label(l, "GPU models and configuration:")) {
+    // "GPU 0: NVIDIA H200" on this line and "GPU 1: ..." on the next ones; on ROCm
+    // "AMD Radeon RX 7900 XTX (gfx1100)".
+    s.gpu_list = s.gpu_list || !unknown_value(*v);
+    std::vector<std::string> entries{*v};
+    for (size_t j = i + 1; j < s.lines.size() && j < i + 16; ++j) {
+      std::string t = trim_copy(s.lines[j]);
+      if (t.rfind("GPU ", 0) != 0) break;
+      entries.push_back(t);
+    }
+    for (size_t e = 0; e < entries.size(); ++e) {
+      std::string name = entries[e];
+      if (name.rfind("GPU ", 0) == 0 && name.find(':') != std::string::npos) name = trim_copy(name.substr(name.find(':') + 1));
+      if (unknown_value(name)) continue;
+      std::string arch;
+      if (size_t p = name.find("(gfx"); p != std::string::npos) arch = gfx_token(name.substr(p + 1));
+      propose_gpu(s, arch, name, i + e, k, weight::tool_output);
+    }
+  }
+}
+
+/// `transformers env`, `accelerate env`, `peft`'s and trl's: "- `transformers` version: 4.46.2",
+/// "- PyTorch version (GPU?): 2.5.1+cu124 (True)", "- GPU type: NVIDIA A100-SXM4-80GB".
+void hf_env(paste_scan& s, size_t i, const std::string& l) {
+  std::string t = trim_copy(l);
+  if (t.rfind("- ", 0) != 0) return;
+  t = t.substr(2);
+  size_t colon = t.find(':');
+  if (colon == std::string::npos) return;
+  std::string label = lower_copy(t.substr(0, colon)), value = trim_copy(t.substr(colon + 1));
+  const char* k = "transformers env";
+  auto strip = [](std::string x) {
+    std::string out;
+    for (char c : x)
+      if (c != '`') out += c;
+    return trim_copy(out);
+  };
+  label = strip(label);
+  if (label == "gpu type") {
+    s.kind(k);
+    propose_gpu(s, "", value, i, k, weight::labelled);
+  } else if (label.size() > 8 && label.compare(label.size() - 8, 8, " version") == 0) {
+    std::string name = label.substr(0, label.size() - 8);
+    if (size_t p = name.find(" version"); p != std::string::npos) name = name.substr(0, p);
+    if (label.find("(gpu?)") != std::string::npos) name = label.substr(0, label.find(" version"));
+    auto v = first_version(value);
+    if (!v) return;
+    s.kind(k);
+    if (name == "pytorch") {
+      s.propose("pkg.torch", *v, i, k, weight::labelled);
+      note_torch_build(s, *v, i, k, weight::labelled);
+    } else if (name == "python") {
+      s.propose("python.version", *v, i, k, weight::labelled);
+    } else if (name.find(' ') == std::string::npos) {
+      s.propose("pkg." + name, *v, i, k, weight::labelled);
+    }
+  } else if (label.find("pytorch version") == 0) {
+    if (auto v = first_version(value)) {
+      s.kind(k);
+      s.propose("pkg.torch", *v, i, k, weight::labelled);
+      note_torch_build(s, *v, i, k, weight::labelled);
+    }
+  }
+}
+
+void rocminfo(paste_scan& s, size_t i, const std::string& l) {
+  const char* k = "rocminfo";
+  std::string t = trim_copy(l);
+  if (t.rfind("ROCk module", 0) == 0 || t == "HSA Agents" || t.rfind("HSA System Attributes", 0) == 0) s.kind(k);
+  // "  Name:                    gfx1100": one per GPU agent (the ISA lines say "amdgcn-amd-amdhsa--gfx1100").
+  if (auto v = after_label(l, "Name:")) {
+    std::string arch = gfx_token(*v);
+    if (arch.empty() || arch != lower_copy(*v)) return;
+    s.kind(k);
+    s.gpu_list = true;
+    std::string name;
+    for (size_t j = i + 1; j < s.lines.size() && j < i + 8; ++j)
+      if (auto m = after_label(s.lines[j], "Marketing Name:")) {
+        name = *m;
+        break;
+      }
+    propose_gpu(s, arch, name.empty() ? arch : name, i, k, weight::tool_output);
+  }
+}
+
+void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
+  // "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |"
+  if (size_t p = l.find("NVIDIA-SMI "); p != std::string::npos && l.find("Driver Version:") != std::string::npos) {
+    const char* k = "nvidia-smi";
+    s.kind(k);
+    s.gpu_list = true;
+    if (auto v = first_version(l, l.find("Driver Version:"))) s.propose("nvidia.driver", *v, i, k, weight::tool_output);
+    if (size_t c = l.find("CUDA Version:"); c != std::string::npos)
+      if (auto v = first_version(l, c)) s.propose("cuda.driver_api", *v, i, k, weight::tool_output);
+    // GPU rows follow the header: "|   0  NVIDIA GeForce RTX 4090        Off |   00000000:01:00.0  On |"
+    for (size_t j = i + 1; j < s.lines.size() && j < i + 64; ++j) {
+      std::string r = trim_copy(s.lines[j]);
+      if (r.rfind("| Processes", 0) == 0 || r.rfind("|  Processes", 0) == 0) break;
+      if (r.size() < 6 || r[0] != '|') continue;
+      std::string cell = trim_copy(r.substr(1, r.find('|', 1) == std::string::npos ? std::string::npos : r.find('|', 1) - 1));
+      if (cell.empty() || !std::isdigit(static_cast<unsigned char>(cell[0]))) continue;
+      size_t sp = cell.find(' ');
+      if (sp == std::string::npos) continue;
+      std::string name = trim_copy(cell.substr(sp));
+      for (std::string_view suffix : {" On", " Off"})
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+          name = trim_copy(name.substr(0, name.size() - suffix.size()));
+      if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
+          name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
+        propose_gpu(s, "", name, j, k, weight::tool_output);
+    }
+    return;
+  }
+  // nvidia-smi -q: "Driver Version                            : 580.159.04"
+  std::string t = trim_copy(l);
+  if (t.find("NVSMI LOG") != std::string::npos) s.kind("nvidia-smi -q");
+  size_t colon = t.find(" : ");
+  if (colon == std::string::npos) return;
+  std::string label = trim_copy(t.substr(0, colon)), value = trim_copy(t.substr(colon + 3));
+  const char* k = "nvidia-smi -q";
+  if (label == "Driver Version") {
+    s.kind(k);
+    s.propose("nvidia.driver", value, i, k, weight::tool_output);
+  } else if (label == "CUDA Version") {
+    s.propose("cuda.driver_api", value, i, k, weight::tool_output);
+  } else if (label == "Product Name") {
+    s.kind(k);
+    s.gpu_list = true;
+    propose_gpu(s, "", value, i, k, weight::tool_output);
+  }
+}
+
+void amd_smi_and_others(paste_scan& s, size_t i, const std::string& l) {
+  std::string t = trim_copy(l);
+  // amd-smi static: "MARKET_NAME: AMD Radeon RX 7900 XTX", "TARGET_GRAPHICS_VERSION: gfx1100";
+  // amd-smi version: "... | ROCm version: 6.2.1"
+  if (auto v = after_label(t, "TARGET_GRAPHICS_VERSION:")) {
+    s.kind("amd-smi");
+    s.gpu_list = true;
+    std::string name;
+    for (size_t j = (i > 12 ? i - 12 : 0); j < s.lines.size() && j < i + 12; ++j)
+      if (auto m = after_label(s.lines[j], "MARKET_NAME:")) name = *m;
+    propose_gpu(s, gfx_token(*v), name.empty() ? gfx_token(*v) : name, i, "amd-smi", weight::tool_output);
+  }
+  if (size_t p = t.find("ROCm version:"); p != std::string::npos)
+    if (auto v = first_version(t, p)) s.propose("rocm.version", *v, i, "amd-smi", weight::tool_output);
+  // rocm-smi --showproductname: "GPU[0]          : GFX Version:          gfx1100"
+  if (t.find("ROCm System Management Interface") != std::string::npos || t.find("ROCm SMI") != std::string::npos) s.kind("rocm-smi");
+  if (size_t p = t.find("GFX Version:"); p != std::string::npos) {
+    s.kind("rocm-smi");
+    std::string arch = gfx_token(t.substr(p + 12));
+    if (!arch.empty()) propose_gpu(s, arch, arch, i, "rocm-smi", weight::tool_output);
+  }
+  // clinfo: "  Device Name                                     gfx1100" / "Board name  AMD Radeon ..."
+  if (t.rfind("Number of platforms", 0) == 0) s.kind("clinfo");
+  if (auto v = after_label(t, "Device Name")) {
+    std::string arch = gfx_token(*v);
+    if (!arch.empty()) {
+      s.kind("clinfo");
+      std::string name;
+      for (size_t j = i + 1; j < s.lines.size() && j < i + 6; ++j)
+        if (auto m = after_label(s.lines[j], "Board name")) name = *m;
+      propose_gpu(s, arch, name.empty() ? arch : name, i, "clinfo", weight::tool_output);
+    }
+  }
+  // vulkaninfo --summary: "deviceName         = AMD Radeon RX 7900 XTX (RADV NAVI31)"
+  if (t.find("VULKANINFO") != std::string::npos || t.rfind("Vulkan Instance Version", 0) == 0) s.kind("vulkaninfo");
+  if (auto v = after_label(t, "deviceName")) {
+    if (!v->empty() && (*v)[0] == '=') {
+      s.kind("vulkaninfo");
+      propose_gpu(s, "", trim_copy(v->substr(1)), i, "vulkaninfo", weight::tool_output);
+    }
+  }
+}
+
+}  // namespace
+
+void scan_tool_outputs(paste_scan& s) {
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string& l = s.lines[i];
+    if (l.empty() || l.size() > 2048) continue;
+    collect_env(s, i, l);
+    hf_env(s, i, l);
+    rocminfo(s, i, l);
+    nvidia_smi(s, i, l);
+    amd_smi_and_others(s, i, l);
+  }
+}
+
+}  // namespace gs

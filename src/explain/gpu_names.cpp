@@ -1,0 +1,124 @@
+// The product-name table, compiled once into lower-case spellings; matching is a plain scan of
+// the lower-cased line for each spelling with word guards, which for ~200 names on a 200-byte
+// line is ~40k byte compares: microseconds, so a 1 MB log is a few milliseconds.
+#include "explain/gpu_names.h"
+
+#include <algorithm>
+#include <cctype>
+#include <toml++/toml.h>
+
+#include "core/assets.h"
+
+namespace gs {
+namespace {
+
+constexpr std::string_view kTablePath = "matrix/hardware/gpu_names.toml";
+
+struct spelling {
+  std::string words;  ///< lower case, single spaces ("rx 9070")
+  std::string arch;
+};
+
+struct table {
+  std::vector<spelling> names;  ///< longest first
+  std::vector<std::string> errors;
+};
+
+const table& names_table() {
+  static const table t = [] {
+    table out;
+    std::optional<std::string_view> text = find_asset(kTablePath);
+    if (!text) {
+      out.errors.push_back(std::string(kTablePath) + ": not embedded");
+      return out;
+    }
+    toml::table parsed;
+    try {
+      parsed = toml::parse(*text, kTablePath);
+    } catch (const toml::parse_error& e) {
+      out.errors.push_back(std::string(kTablePath) + ":" + std::to_string(e.source().begin.line) + ":" +
+                           std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+      return out;
+    }
+    const toml::array* arches = parsed["arch"].as_array();
+    if (!arches) out.errors.push_back(std::string(kTablePath) + ": no [[arch]] entries");
+    for (const toml::node& n : arches ? *arches : toml::array{}) {
+      const toml::table* t = n.as_table();
+      const auto arch = t ? (*t)["arch"].value<std::string>() : std::nullopt;
+      const toml::array* names = t ? (*t)["names"].as_array() : nullptr;
+      if (!arch || !names) {
+        out.errors.push_back(std::string(kTablePath) + ":" + std::to_string(n.source().begin.line) +
+                             ": an [[arch]] needs arch = \"...\" and names = [...]");
+        continue;
+      }
+      for (const toml::node& s : *names)
+        if (auto w = s.value<std::string>()) {
+          std::string lower;
+          for (char c : *w) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          out.names.push_back({lower, *arch});
+        }
+    }
+    std::stable_sort(out.names.begin(), out.names.end(),
+                     [](const spelling& a, const spelling& b) { return a.words.size() > b.words.size(); });
+    return out;
+  }();
+  return t;
+}
+
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+/// Where `words` occurs in `line` (both lower case) from `from`, a space in `words` matching any
+/// run of spaces, '-' and '_' or nothing; returns [begin, end) or npos.
+std::pair<size_t, size_t> find_words(std::string_view line, std::string_view words, size_t from) {
+  for (size_t start = from; start < line.size(); ++start) {
+    if (line[start] != words[0]) continue;
+    if (start > 0 && alnum(line[start - 1])) continue;  // "xrx 9070" is not "rx 9070"
+    size_t i = start, w = 0;
+    while (w < words.size() && i <= line.size()) {
+      if (words[w] == ' ') {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '-' || line[i] == '_')) ++i;
+        ++w;
+      } else if (i < line.size() && line[i] == words[w]) {
+        ++i;
+        ++w;
+      } else {
+        break;
+      }
+    }
+    if (w != words.size()) continue;
+    if (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) continue;  // "rx 90700"
+    return {start, i};
+  }
+  return {std::string_view::npos, std::string_view::npos};
+}
+
+}  // namespace
+
+std::vector<gpu_name_hit> find_gpu_names(std::string_view line) {
+  std::string lower(line);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<gpu_name_hit> hits;
+  std::vector<std::pair<size_t, size_t>> taken;
+  for (const spelling& s : names_table().names) {
+    for (size_t from = 0;;) {
+      auto [b, e] = find_words(lower, s.words, from);
+      if (b == std::string_view::npos) break;
+      from = b + 1;
+      bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto r) { return b < r.second && r.first < e; });
+      if (overlaps) continue;
+      taken.push_back({b, e});
+      hits.push_back({s.arch, s.words, std::string(line.substr(b, e - b))});
+    }
+  }
+  return hits;
+}
+
+std::string_view vendor_of_arch(std::string_view arch) {
+  if (arch.rfind("sm_", 0) == 0) return "nvidia";
+  if (arch.rfind("gfx", 0) == 0) return "amd";
+  return "";
+}
+
+std::vector<std::string> gpu_names_errors() { return names_table().errors; }
+
+}  // namespace gs

@@ -1,0 +1,27 @@
+// GPU product names as people write them ("RX 9070 XT", "my 4090", "Radeon 780M") -> arch, from
+// matrix/hardware/gpu_names.toml. Only for reading pasted text: live detection has PCI ids.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gs {
+
+struct gpu_name_hit {
+  std::string arch;   ///< "gfx1201", "sm_89"
+  std::string name;   ///< the table's spelling that matched ("rx 9070")
+  std::string text;   ///< the words as the line has them ("RX 9070 XT")
+};
+
+/// Every product name in `line`, longest spelling first where two overlap ("rx 6800m" beats
+/// "rx 6800"). Names that run on into more digits do not match ("rx 9070" in "rx 90700").
+std::vector<gpu_name_hit> find_gpu_names(std::string_view line);
+
+/// "nvidia" for sm_*, "amd" for gfx*, "" otherwise.
+std::string_view vendor_of_arch(std::string_view arch);
+
+/// Load errors of the embedded table ("matrix/hardware/gpu_names.toml:12:3: ..."); empty when clean.
+std::vector<std::string> gpu_names_errors();
+
+}  // namespace gs

@@ -1,0 +1,329 @@
+// read_paste: normalise the text, let each extractor propose facts, keep the best proposal per
+// fact, and build the partial machine_facts the rules see.
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "detect/gpu_tables.h"
+#include "explain/gpu_names.h"
+#include "explain/paste_scan.h"
+#include "python/pep503.h"
+
+namespace gs {
+namespace {
+
+/// ESC [ ... final-byte: colour codes that terminals and CI logs leave in pasted text.
+std::string strip_ansi(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      size_t j = i + 2;
+      while (j < s.size() && !(s[j] >= '@' && s[j] <= '~')) ++j;
+      i = j;
+      continue;
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+/// Only the tags GitHub issue bodies use for layout; "<module>" in a traceback is text.
+std::string strip_layout_tags(std::string s) {
+  static constexpr std::string_view tags[] = {"details", "summary", "br", "pre", "code", "p", "b", "sub", "sup", "kbd"};
+  for (size_t pos = s.find('<'); pos != std::string::npos; pos = s.find('<', pos)) {
+    size_t close = s.find('>', pos);
+    if (close == std::string::npos) break;
+    std::string inner = lower_copy(s.substr(pos + 1, close - pos - 1));
+    if (!inner.empty() && inner[0] == '/') inner.erase(0, 1);
+    while (!inner.empty() && (inner.back() == '/' || inner.back() == ' ')) inner.pop_back();
+    std::string name = inner.substr(0, inner.find(' '));
+    if (std::find(std::begin(tags), std::end(tags), name) != std::end(tags)) {
+      s.erase(pos, close - pos + 1);
+    } else {
+      pos = close;
+    }
+  }
+  return s;
+}
+
+std::string decode_entities(std::string s) {
+  static constexpr std::pair<std::string_view, std::string_view> ents[] = {
+      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&#x27;", "'"}, {"&nbsp;", " "}, {"&amp;", "&"}};
+  if (s.find('&') == std::string::npos) return s;
+  for (auto [from, to] : ents)
+    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  return s;
+}
+
+bool is_fence(std::string_view t) { return t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0; }
+
+int best_weight_index(const paste_scan& s, const std::string& key, size_t& best) {
+  int w = -1;
+  for (size_t i = 0; i < s.facts.size(); ++i)
+    if (s.facts[i].key == key && s.weights[i] > w) {
+      w = s.weights[i];
+      best = i;
+    }
+  return w;
+}
+
+/// "[   12.345678] amdgpu ..." (dmesg) or "... kernel: ..." (journalctl).
+bool kernel_log_line(std::string_view t) {
+  size_t b = t.find_first_not_of(' ');
+  if (b == std::string_view::npos) return false;
+  t.remove_prefix(b);
+  if (t.size() > 4 && t[0] == '[') {
+    size_t close = t.find("] ");
+    size_t digit = t.find_first_not_of(' ', 1);
+    return close != std::string_view::npos && digit < close && std::isdigit(static_cast<unsigned char>(t[digit])) &&
+           t.substr(1, close - 1).find('.') != std::string_view::npos;
+  }
+  return t.find(" kernel: ") != std::string_view::npos;
+}
+
+void detect_text_kinds(paste_scan& s) {
+  for (const std::string& l : s.lines) {
+    if (l.find("Traceback (most recent call last)") != std::string::npos) s.kind("traceback");
+    if (kernel_log_line(l)) s.kind("dmesg");
+  }
+}
+
+/// "6.2.41133-dd7f95766" -> "6.2": torch.version.hip and collect_env print the HIP build number.
+std::string hip_major_minor(std::string_view v) {
+  size_t dot = v.find('.');
+  if (dot == std::string_view::npos) return std::string(v);
+  size_t end = dot + 1;
+  while (end < v.size() && std::isdigit(static_cast<unsigned char>(v[end]))) ++end;
+  return std::string(v.substr(0, end));
+}
+
+void assemble(paste_scan& s, paste_reading& out) {
+  machine_facts& f = out.facts;
+  f.coverage.partial = true;
+  f.coverage.env_complete = s.env_dump;
+  f.coverage.packages_complete = s.package_list;
+  f.coverage.gpus_complete = s.gpu_list;
+
+  // One winner per key: the heaviest, the first on a tie. Different values at the winning
+  // weight are an ambiguity the user is told about, not silently resolved.
+  std::map<std::string, size_t> winner;
+  for (size_t i = 0; i < s.facts.size(); ++i) {
+    size_t best = i;
+    best_weight_index(s, s.facts[i].key, best);
+    winner.emplace(s.facts[i].key, best);
+  }
+  for (const auto& [key, i] : winner) {
+    const pasted_fact& p = s.facts[i];
+    for (size_t j = 0; j < s.facts.size(); ++j)
+      if (j != i && s.facts[j].key == key && s.weights[j] == s.weights[i] && s.facts[j].value != p.value &&
+          key.rfind("env.", 0) != 0) {
+        out.ambiguities.push_back(key + ": " + p.value + " (line " + std::to_string(p.line) + ") or " + s.facts[j].value +
+                                  " (line " + std::to_string(s.facts[j].line) + ")");
+        break;
+      }
+    out.facts_read.push_back(p);
+    const std::string& v = p.value;
+    if (key.rfind("pkg.", 0) == 0) {
+      python_package pkg;
+      pkg.name = key.substr(4);
+      pkg.version = v;
+      f.python.packages[pep503_normalize(pkg.name)] = pkg;
+      f.python.found = true;
+    } else if (key.rfind("env.", 0) == 0) {
+      f.env[key.substr(4)] = v;
+    } else if (key == "torch.hip") {
+      f.python.torch_hip = hip_major_minor(v);
+    } else if (key == "torch.cuda") {
+      f.python.torch_cuda = v;
+    } else if (key == "rocm.version") {
+      f.stack.rocm_version = v;
+    } else if (key == "nvidia.driver") {
+      f.stack.nvidia_driver = v;
+    } else if (key == "cuda.driver_api") {
+      f.stack.cuda_driver_api = v;
+    } else if (key == "cuda.toolkit") {
+      f.stack.cuda_toolkit_version = v;
+    } else if (key == "host.os_id") {
+      f.host.os_id = v;
+    } else if (key == "host.os_version") {
+      f.host.os_version = v;
+    } else if (key == "host.os_pretty") {
+      f.host.os_pretty = v;
+    } else if (key == "host.kernel") {
+      f.host.kernel = v;
+    } else if (key == "host.container_kind") {
+      f.host.container_kind = v;
+      f.host.in_container = true;
+    } else if (key == "host.ram_bytes") {
+      f.host.ram_total_bytes = std::strtoull(v.c_str(), nullptr, 10);
+    } else if (key == "python.version") {
+      f.python.version = v;
+      f.python.found = true;
+    }
+  }
+  f.python.torch_build_known = s.torch_build_seen;
+  if (f.python.found) f.python.how_found = "paste";
+
+  // GPUs: a tool's list (rocminfo, nvidia-smi, collect_env) is the machine's; names in prose
+  // count only when they agree on one arch.
+  int top = 0;
+  for (const proposed_gpu& g : s.gpus) top = std::max(top, g.weight);
+  std::vector<proposed_gpu> chosen;
+  for (const proposed_gpu& g : s.gpus)
+    if (g.weight == top) chosen.push_back(g);
+  if (top < weight::tool_output) {
+    // Mentions, not a list: the same GPU named on several lines is one GPU.
+    std::vector<proposed_gpu> distinct;
+    for (const proposed_gpu& g : chosen)
+      if (std::none_of(distinct.begin(), distinct.end(), [&](const proposed_gpu& d) { return d.arch == g.arch; }))
+        distinct.push_back(g);
+    if (distinct.size() > 1) {
+      std::string names;
+      for (const proposed_gpu& d : distinct) names += (names.empty() ? "" : ", ") + d.name + " (" + d.arch + ")";
+      out.ambiguities.push_back("GPUs named: " + names);
+      distinct.clear();
+    }
+    chosen = distinct;
+  }
+  const gpu_tables& tables = builtin_gpu_tables();
+  for (const proposed_gpu& g : chosen) {
+    gpu_info gi;
+    gi.arch = g.arch;
+    gi.vendor = std::string(vendor_of_arch(g.arch));
+    gi.name = g.name;
+    gi.source = "paste:" + g.from;
+    if (gi.vendor == "amd") {
+      if (const arch_family* fam = find_amd_family(tables, g.arch)) {
+        gi.family = fam->family;
+        gi.wave_size = fam->wave_size;
+      }
+    } else if (gi.vendor == "nvidia" && g.arch.size() > 4) {
+      std::string digits = g.arch.substr(3);  // "sm_120" -> "12.0", "sm_89" -> "8.9"
+      gi.compute_capability = digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
+      gi.wave_size = 32;
+    }
+    f.gpus.push_back(std::move(gi));
+    out.facts_read.push_back({"gpu.arch", g.arch, g.line + 1, g.from});
+  }
+}
+
+}  // namespace
+
+std::string trim_copy(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::string lower_copy(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::optional<std::string> after_label(std::string_view line, std::string_view label) {
+  size_t b = line.find_first_not_of(" \t");
+  if (b == std::string_view::npos || line.size() - b < label.size()) return std::nullopt;
+  for (size_t i = 0; i < label.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(line[b + i])) != std::tolower(static_cast<unsigned char>(label[i])))
+      return std::nullopt;
+  return trim_copy(line.substr(b + label.size()));
+}
+
+std::optional<std::string> first_version(std::string_view t, size_t from) {
+  for (size_t i = from; i < t.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(t[i]))) continue;
+    if (i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '.' || t[i - 1] == '_')) continue;
+    size_t e = i;
+    bool dot = false;
+    while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '.' || t[e] == '+' || t[e] == '-' || t[e] == '_')) {
+      if (t[e] == '.' && e + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[e + 1]))) dot = true;
+      ++e;
+    }
+    std::string v(t.substr(i, e - i));
+    while (!v.empty() && (v.back() == '.' || v.back() == '-' || v.back() == '+' || v.back() == '_')) v.pop_back();
+    if (dot) return v;
+    i = e;
+  }
+  return std::nullopt;
+}
+
+void note_torch_build(paste_scan& s, std::string_view v, size_t index, std::string_view from, int w) {
+  size_t plus = v.find('+');
+  if (plus == std::string_view::npos) return;
+  std::string label = lower_copy(v.substr(plus + 1));
+  if (label.rfind("cu", 0) == 0 && label.size() >= 4 && std::isdigit(static_cast<unsigned char>(label[2]))) {
+    std::string d = label.substr(2);  // "124" -> "12.4", "118" -> "11.8", "128" -> "12.8"
+    d.erase(std::find_if(d.begin(), d.end(), [](char c) { return !std::isdigit(static_cast<unsigned char>(c)); }), d.end());
+    if (d.size() >= 3) s.propose("torch.cuda", d.substr(0, d.size() - 1) + "." + d.substr(d.size() - 1), index, from, w);
+    s.torch_build_seen = true;
+  } else if (label.rfind("rocm", 0) == 0) {
+    if (auto hv = first_version(label.substr(4))) s.propose("torch.hip", *hv, index, from, w);
+    s.torch_build_seen = true;
+  } else if (label == "cpu") {
+    s.torch_build_seen = true;
+  }
+}
+
+void paste_scan::propose(std::string key, std::string value, size_t index, std::string_view from, int w) {
+  value = trim_copy(value);
+  if (value.empty() || value.size() > 256) return;
+  facts.push_back({std::move(key), std::move(value), index + 1, std::string(from)});
+  weights.push_back(w);
+}
+
+void paste_scan::kind(std::string_view k) {
+  if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.emplace_back(k);
+}
+
+std::vector<std::string> normalise_paste(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string l = strip_ansi(text.substr(pos, end - pos));
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    // "> quoted" lines of an issue comment, any depth.
+    size_t q = 0;
+    while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
+    if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
+    if (!is_fence(trim_copy(l))) lines.push_back(decode_entities(strip_layout_tags(std::move(l))));
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  return lines;
+}
+
+paste_reading read_paste(std::string_view text) {
+  text = text.substr(0, kMaxPasteBytes);
+  paste_reading out;
+  out.lines = normalise_paste(text);
+  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}};
+  for (const std::string& l : out.lines) {
+    std::string_view t(l);
+    if (t.rfind("### ", 0) == 0 || t.find("<details>") != std::string_view::npos) {
+      s.kind("GitHub issue (Markdown)");
+      break;
+    }
+  }
+  if (text.find("```") != std::string_view::npos) s.kind("GitHub issue (Markdown)");
+  out.from_report = scan_gpustack_report(text, s);
+  scan_tool_outputs(s);
+  scan_packages(s);
+  scan_env(s);
+  scan_prose(s);
+  detect_text_kinds(s);
+  assemble(s, out);
+  out.kinds = s.kinds;
+  for (const std::string& l : out.lines) {
+    out.error_text += l;
+    out.error_text += '\n';
+  }
+  out.error_text += s.extra_error_text;
+  return out;
+}
+
+}  // namespace gs

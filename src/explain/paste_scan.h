@@ -1,0 +1,57 @@
+// Internal to src/explain: the state the extractors share while reading one paste. Each
+// extractor looks at every line for the shapes it knows and proposes facts with a weight;
+// paste_read.cpp keeps the heaviest proposal per key (the first on a tie).
+#pragma once
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "explain/paste.h"
+
+namespace gs {
+
+/// How far a source is trusted: a tool's own output over a labelled line over prose.
+enum weight : int { prose = 1, labelled = 2, tool_output = 3, report_json = 4 };
+
+struct proposed_gpu {
+  std::string arch, name;
+  size_t line = 0;
+  std::string from;
+  int weight = 0;
+};
+
+struct paste_scan {
+  const std::vector<std::string>& lines;
+  std::vector<pasted_fact> facts;  // proposals; fact.line 1-based
+  std::vector<int> weights;        // parallel to facts
+  std::vector<proposed_gpu> gpus;
+  std::vector<std::string> kinds;
+  bool env_dump = false, package_list = false, gpu_list = false;
+  bool torch_build_seen = false;
+  std::string extra_error_text;    // failed probes of a pasted gpustack report
+
+  void propose(std::string key, std::string value, size_t index, std::string_view from, int w);
+  void kind(std::string_view k);
+};
+
+// The extractors (one file each). `index` arguments are 0-based line indexes.
+void scan_tool_outputs(paste_scan& s);   // collect_env, transformers env, rocminfo, *-smi, clinfo, vulkaninfo
+void scan_packages(paste_scan& s);       // pip list/freeze, uv, conda, [pip3] lines, "torch 2.5.1" mentions
+void scan_env(paste_scan& s);            // env dumps, export/set/ENV lines, KEY=VALUE, os.environ[...]
+void scan_prose(paste_scan& s);          // GPU names and gfx/sm tokens, OS, kernel, ROCm/CUDA/driver, RAM, Python
+/// A gpustack JSON report in `text`; true when one was found and read.
+bool scan_gpustack_report(std::string_view text, paste_scan& s);
+
+// Small text helpers the extractors share.
+std::string trim_copy(std::string_view s);
+std::string lower_copy(std::string_view s);
+/// The rest of `line` after `label` when the trimmed line starts with it (case-insensitive).
+std::optional<std::string> after_label(std::string_view line, std::string_view label);
+/// The first version-like token ("2.5.1+rocm6.2", "550.54.14", "6.2") at or after `from`.
+std::optional<std::string> first_version(std::string_view text, size_t from = 0);
+/// torch's version -> what it was built for: "+cu124" -> cuda "12.4", "+rocm6.2" -> hip "6.2", "+cpu".
+void note_torch_build(paste_scan& s, std::string_view torch_version, size_t index, std::string_view from, int w);
+
+}  // namespace gs
