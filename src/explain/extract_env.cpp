@@ -55,6 +55,17 @@ void assignments(paste_scan& s, size_t i, std::string_view t, bool whole_line_ke
 
 }  // namespace
 
+/// Libraries' own advice names variables the user has not set: torch's "For debugging consider
+/// passing CUDA_LAUNCH_BLOCKING=1", its OOM message's "try setting PYTORCH_CUDA_ALLOC_CONF=
+/// expandable_segments:True", "Enable it with TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1".
+bool advice_line(std::string_view lower) {
+  for (std::string_view w : {"consider passing", "consider setting", "enable it with", "to enable", "try setting",
+                             "you can set", "please set", "can be set", "by setting", "if you want", "you may set",
+                             "you can try", "recommended to set", "should set", "must set", "compile with", "to avoid"})
+    if (lower.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
 void scan_env(paste_scan& s) {
   int count = 0;
   bool path_like = false;
@@ -74,6 +85,7 @@ void scan_env(paste_scan& s) {
       ++count;
     }
     if (t.find("environ[") != std::string::npos) continue;
+    if (advice_line(lower_copy(t))) continue;
     assignments(s, i, t, true, count, path_like);
   }
   if (count > 0) s.kind("env");

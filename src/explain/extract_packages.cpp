@@ -123,7 +123,7 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
       }
       if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
       if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;
-      auto v = first_version(line, q);
+      auto v = first_version(std::string_view(line).substr(q));
       if (!v || line.compare(q, v->size(), *v) != 0) continue;
       taken.push_back({p, q + v->size()});
       propose_pkg(s, std::string(dist), *v, i, "text", weight::prose);

@@ -128,13 +128,16 @@ void host_facts(paste_scan& s, size_t i, const std::string& l, const std::string
     double kb = std::strtod(v->c_str(), nullptr);
     if (kb > 0) s.propose("host.ram_bytes", std::to_string(static_cast<unsigned long long>(kb * 1024)), i, "meminfo", weight::tool_output);
   }
-  if (size_t p = lower.find("gb ram"); p != std::string::npos || (p = lower.find("gb of ram")) != std::string::npos ||
-                                        (p = lower.find("gb system ram")) != std::string::npos) {
+  // Prose RAM only when it says system/host memory: "16gb of ram" beside a GPU name is often VRAM.
+  for (std::string_view cue : {"gb system ram", "gb of system ram", "gb host ram", "gb of system memory", "gb ddr"}) {
+    size_t p = lower.find(cue);
+    if (p == std::string::npos) continue;
     size_t e = p;
     while (e > 0 && lower[e - 1] == ' ') --e;
     size_t b = e;
     while (b > 0 && digit(lower[b - 1])) --b;
-    if (b < e) s.propose("host.ram_bytes", std::to_string(std::stoull(lower.substr(b, e - b)) * 1000000000ull), i, "text", weight::prose);
+    if (b < e && e - b < 5) s.propose("host.ram_bytes", std::to_string(std::stoull(lower.substr(b, e - b)) * 1000000000ull), i, "text", weight::prose);
+    break;
   }
 }
 

@@ -107,9 +107,10 @@ std::vector<gpu_name_hit> find_gpu_names(std::string_view line) {
       bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto r) { return b < r.second && r.first < e; });
       if (overlaps) continue;
       taken.push_back({b, e});
-      hits.push_back({s.arch, s.words, std::string(line.substr(b, e - b))});
+      hits.push_back({s.arch, s.words, std::string(line.substr(b, e - b)), b});
     }
   }
+  std::stable_sort(hits.begin(), hits.end(), [](const gpu_name_hit& a, const gpu_name_hit& b) { return a.at < b.at; });
   return hits;
 }
 

@@ -12,9 +12,10 @@ struct gpu_name_hit {
   std::string arch;   ///< "gfx1201", "sm_89"
   std::string name;   ///< the table's spelling that matched ("rx 9070")
   std::string text;   ///< the words as the line has them ("RX 9070 XT")
+  size_t at = 0;      ///< byte offset in the line
 };
 
-/// Every product name in `line`, longest spelling first where two overlap ("rx 6800m" beats
+/// Every product name in `line`, in line order; the longest spelling wins where two overlap ("rx 6800m" beats
 /// "rx 6800"). Names that run on into more digits do not match ("rx 9070" in "rx 90700").
 std::vector<gpu_name_hit> find_gpu_names(std::string_view line);
 

@@ -251,6 +251,7 @@ std::optional<std::string> first_version(std::string_view t, size_t from) {
 }
 
 void note_torch_build(paste_scan& s, std::string_view v, size_t index, std::string_view from, int w) {
+  w -= 1;  // read off a version label: an explicit "ROCM used to build PyTorch" line says more
   size_t plus = v.find('+');
   if (plus == std::string_view::npos) return;
   std::string label = lower_copy(v.substr(plus + 1));

@@ -33,6 +33,8 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+/// The machine a recording was made on: its GPU and the Triton 3.6.0 / FLA 0.5.0 stack the
+/// recordings ran with (the rules' `when` gates their error text on those versions).
 machine_facts gpu_facts(const char* vendor, const char* name, const char* arch) {
   machine_facts f;
   gpu_info g;
@@ -41,6 +43,9 @@ machine_facts gpu_facts(const char* vendor, const char* name, const char* arch) 
   g.arch = arch;
   g.wave_size = 32;
   f.gpus.push_back(g);
+  f.python.found = true;
+  f.python.packages["triton"] = {"triton", "3.6.0", "", "pip", false};
+  f.python.packages["flash-linear-attention"] = {"flash-linear-attention", "0.5.0", "", "pip", false};
   return f;
 }
 

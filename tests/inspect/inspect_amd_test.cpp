@@ -29,8 +29,11 @@ void expect_two_targets(const offload_bundle& b, bool isa_read = true) {
   EXPECT_EQ(b.entries[0].target, "");
   std::set<std::string> targets{b.entries[1].target, b.entries[2].target};
   EXPECT_EQ(targets, (std::set<std::string>{"gfx90a", "gfx1030"}));
-  if (isa_read)
-    for (int i : {1, 2}) EXPECT_EQ(b.entries[i].elf_isa, b.entries[i].target) << b.entries[i].error;
+  if (isa_read) {
+    for (int i : {1, 2}) {
+      EXPECT_EQ(b.entries[i].elf_isa, b.entries[i].target) << b.entries[i].error;
+    }
+  }
 }
 
 const code_object_entry& entry(const offload_bundle& b, const std::string& target) {

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "report/sample_facts.h"
 #include "report/sha256.h"
+#include "support/redaction_samples.h"
 #include "support/report_schema.h"
 
 namespace gs {
@@ -20,19 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-// Test tokens: the shapes of real ones, none valid, split so that secret scanners on the
-// repository do not flag this file.
-const std::string kHf = std::string("hf_") + "FAKEfakeFAKEfake0123456789";
-const std::string kGhp = std::string("ghp_") + "0123456789abcdefghijABCDEFGHIJ012345";
-const std::string kPat = std::string("github_pat_") + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz";
-const std::string kSk = std::string("sk-") + "proj-Abc123Def456Ghi789Jkl012Mno345";
-const std::string kAkia = std::string("AKIA") + "IOSFODNN7EXAMPLE";  // AWS's documented example key
-const std::string kAwsSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
-const std::string kJwt =
-    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ."
-    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
-const std::string kSlack = std::string("xoxb-") + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx";
-const std::string kUuid = "GPU-8f3c2a1e-9b7d-4c6e-a5f4-3d2b1c0e9f8a";
+using namespace gs::testing;  // kHf, kGhp, ... (support/redaction_samples.h)
 
 redactor identity_redactor(bool include = false) {
   redaction_identity id;

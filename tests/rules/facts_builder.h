@@ -38,14 +38,16 @@ inline machine_facts r9700() {
   f.access.push_back({"/dev/dri/renderD128", true, true, "", "render", true});
   f.stack.amdgpu_loaded = true;
   f.stack.amdgpu_initstate = "live";
-  f.stack.rocm_installs.push_back({"/opt/rocm-7.2.0", "7.2.0", true});
-  f.stack.rocm_version = "7.2.0";
+  f.stack.rocm_installs.push_back({"/opt/rocm-6.4.1", "6.4.1", true});
+  f.stack.rocm_version = "6.4.1";
   f.python.found = true;
   f.python.version = "3.12.3";
   f.python.env_kind = "venv";
-  f.python.packages["torch"] = {"torch", "2.11.0+rocm7.2", "/venv/lib/python3.12/site-packages", "pip", false};
+  // torch 2.9 pins Triton 3.5 (GS-TRITON-017); torch 2.10/2.11 pin 3.6.0, whose pipeliner bug
+  // on gfx12 is GS-TRITON-001, so a healthy R9700 is on 2.9.
+  f.python.packages["torch"] = {"torch", "2.9.1+rocm6.4", "/venv/lib/python3.12/site-packages", "pip", false};
   f.python.packages["pytorch-triton-rocm"] = {"pytorch-triton-rocm", "3.5.1", "/venv/lib/python3.12/site-packages", "pip", false};
-  f.python.torch_hip = "7.2.26015";
+  f.python.torch_hip = "6.4.43484";
   return f;
 }
 

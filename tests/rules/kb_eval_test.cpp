@@ -129,7 +129,7 @@ TEST(KbEval, PackageGroupsVersionSuffixesAndTemplates) {
                             "[packages]\ntriton = [\"triton\", \"pytorch-triton-rocm\"]\n");
   EXPECT_EQ(ids(kb.evaluate(test::r9700())),
             (std::vector<std::string>{"GS-T-001 pytorch-triton-rocm 3.5.1 major 3; ram 64.0 GiB; {literal}"}));
-  EXPECT_TRUE(kb.evaluate(test::with_rocm(test::r9700(), "6.4.3")).empty());
+  EXPECT_TRUE(kb.evaluate(test::with_rocm(test::r9700(), "7.2.0")).empty());
 }
 
 TEST(KbEval, DerivedFactsTakeTheFirstMatchingRow) {
@@ -160,20 +160,47 @@ TEST(KbEval, ErrorTextMatching) {
   knowledge_base kb = kb_of({{"GS-T-001", "warn", "{gpu.arch}", "pkg.triton = \"==3.6.0\"",
                               "match_text = [\"PassManager::run failed\", { regex = \"tt\\\\.load.*destroyed\" }]\n"}},
                             "[packages]\ntriton = [\"triton\", \"pytorch-triton-rocm\"]\n");
-  machine_facts f = test::r9700();
+  // The facts show Triton 3.6.0: the rule's own evidence first, then the line that matched.
+  machine_facts f = test::with_pkg(test::without_pkg(test::r9700(), "pytorch-triton-rocm"), "triton", "3.6.0");
   auto fs = kb.match_error_text("compiling...\n  RuntimeError: passmanager::RUN failed  \nbye", f);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].evidence, "error text matched \"PassManager::run failed\": RuntimeError: passmanager::RUN failed");
+  EXPECT_EQ(fs[0].evidence, "gfx1201; error text matched \"PassManager::run failed\": RuntimeError: passmanager::RUN failed");
   fs = kb.match_error_text("error: 'tt.load' op operation destroyed but still has uses", f);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].evidence.rfind("error text matched \"tt\\.load.*destroyed\"", 0), 0u) << fs[0].evidence;
-  // When the facts show the cause too, the rule's own evidence comes first.
-  f = test::with_pkg(test::without_pkg(f, "pytorch-triton-rocm"), "triton", "3.6.0");
-  fs = kb.match_error_text("PassManager::run failed", f);
+  EXPECT_NE(fs[0].evidence.find("error text matched \"tt\\.load.*destroyed\""), std::string::npos) << fs[0].evidence;
+  // `when` gates the text: facts that show another Triton silence the rule.
+  f = test::with_pkg(test::without_pkg(f, "triton"), "triton", "3.5.1");
+  EXPECT_TRUE(kb.match_error_text("PassManager::run failed", f).empty());
+  // Pasted text that does not show Triton's version cannot rule it out: the finding stands on
+  // the text alone and names the fact that would decide it.
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  fs = kb.match_error_text("PassManager::run failed", pasted);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].evidence, "gfx1201; error text matched \"PassManager::run failed\": PassManager::run failed");
+  EXPECT_EQ(fs[0].evidence, "error text matched \"PassManager::run failed\": PassManager::run failed");
+  EXPECT_EQ(fs[0].unknown_facts, (std::vector<std::string>{"pkg.triton"}));
+  EXPECT_TRUE(fs[0].remediation.empty() || fs[0].remediation == "fix GS-T-001");
   EXPECT_TRUE(kb.match_error_text("all good", f).empty());
   EXPECT_TRUE(kb.match_error_text("", f).empty());
+}
+
+TEST(KbEval, TextRulesNeedTheirTextUnlessFactsAloneIsSet) {
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "gated", "gpu.vendor = \"amd\"", "match_text = [\"boom\"]\n"},
+                             {"GS-T-002", "warn", "config", "gpu.vendor = \"amd\"", "match_text = [\"boom\"]\nfacts_alone = true\n"}});
+  EXPECT_EQ(ids(kb.evaluate(test::r9700())), (std::vector<std::string>{"GS-T-002 config"}));
+  EXPECT_EQ(kb.match_error_text("boom", test::r9700()).size(), 2u);
+  EXPECT_TRUE(kb.match_error_text("boom", test::h200()).empty()) << "an AMD rule on an NVIDIA machine";
+}
+
+TEST(KbEval, MatchRequiresAndExcludesNarrowTheText) {
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "e", "gpu.vendor = \"amd\"",
+                              "match_text = [\"CUDA_HOME environment variable is not set\"]\n"
+                              "match_requires = [\"causal_conv1d\"]\nmatch_excludes = [{ regex = \"darwin|macos\" }]\n"}});
+  machine_facts f = test::r9700();
+  std::string err = "OSError: CUDA_HOME environment variable is not set.\n";
+  EXPECT_TRUE(kb.match_error_text(err, f).empty()) << "the other package's build is not this rule's";
+  EXPECT_EQ(kb.match_error_text("Building wheel for causal_conv1d\n" + err, f).size(), 1u);
+  EXPECT_TRUE(kb.match_error_text("Building wheel for causal_conv1d on macOS\n" + err, f).empty());
 }
 
 }  // namespace

@@ -1,0 +1,215 @@
+// Reading pasted text: normalisation, each extractor's shapes, the weighing of sources, and the
+// partial-fact semantics the rules see (what a paste does not say is unknown, not absent).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "explain/explain.h"
+#include "explain/gpu_names.h"
+#include "explain/paste.h"
+#include "rules/error_findings.h"
+
+namespace gs {
+namespace {
+
+std::map<std::string, std::string> facts_of(const paste_reading& r) {
+  std::map<std::string, std::string> m;
+  for (const pasted_fact& f : r.facts_read) m[f.key] = f.value;
+  return m;
+}
+
+bool has_kind(const paste_reading& r, const std::string& k) {
+  return std::find(r.kinds.begin(), r.kinds.end(), k) != r.kinds.end();
+}
+
+TEST(PasteText, MarkdownAndHtmlLayoutGoTracebackWordsStay) {
+  std::vector<std::string> l = normalise_paste(
+      "### Describe the bug\r\n<details><summary>Log</summary>\n\n```python\n  File \"x.py\", line 1, in <module>\n"
+      "```\n</details>\n> > quoted &lt;b&gt;\n\x1b[31mRuntimeError\x1b[0m: boom\n");
+  std::vector<std::string> want = {"### Describe the bug", "Log", "", "  File \"x.py\", line 1, in <module>", "",
+                                   "quoted <b>", "RuntimeError: boom", ""};
+  EXPECT_EQ(l, want);
+}
+
+TEST(GpuNames, LongestSpellingWinsAndDigitsDoNotRunOn) {
+  auto a = find_gpu_names("an RX 6800M laptop");
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].arch, "gfx1031");
+  auto b = find_gpu_names("Radeon RX9070XT and a GeForce RTX 4090");
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].arch, "gfx1201");
+  EXPECT_EQ(b[1].arch, "sm_89");
+  EXPECT_TRUE(find_gpu_names("port 90700, rx 90700, h2000").empty());
+  EXPECT_TRUE(gpu_names_errors().empty());
+}
+
+TEST(PasteRead, CollectEnvOnRocm) {
+  paste_reading r = read_paste(
+      "Collecting environment information...\nPyTorch version: 2.5.1+rocm6.2\nIs debug build: False\n"
+      "CUDA used to build PyTorch: N/A\nROCM used to build PyTorch: 6.2.41133-dd7f95766\n\n"
+      "OS: Ubuntu 22.04.5 LTS (x86_64)\nPython version: 3.10.12 (main, Nov  6 2024) [GCC 11.4.0] (64-bit runtime)\n"
+      "Python platform: Linux-6.8.0-49-generic-x86_64-with-glibc2.35\n"
+      "GPU models and configuration: AMD Radeon RX 7900 XTX (gfx1100)\n"
+      "[pip3] pytorch-triton-rocm==3.1.0\n[pip3] torch==2.5.1+rocm6.2\n");
+  auto f = facts_of(r);
+  EXPECT_TRUE(has_kind(r, "collect_env"));
+  EXPECT_EQ(f["pkg.torch"], "2.5.1+rocm6.2");
+  EXPECT_EQ(f["pkg.pytorch-triton-rocm"], "3.1.0");
+  EXPECT_EQ(f["torch.hip"], "6.2.41133-dd7f95766");
+  EXPECT_EQ(r.facts.python.torch_hip, "6.2");
+  EXPECT_EQ(f["gpu.arch"], "gfx1100");
+  EXPECT_EQ(f["python.version"], "3.10.12");
+  EXPECT_EQ(f["host.kernel"], "6.8.0-49-generic");
+  EXPECT_EQ(f["host.os_id"], "ubuntu");
+  EXPECT_EQ(f.count("rocm.version"), 0u) << "torch's +rocm6.2 is not the system's ROCm";
+  ASSERT_EQ(r.facts.gpus.size(), 1u);
+  EXPECT_EQ(r.facts.gpus[0].family, "rdna3");
+  EXPECT_TRUE(r.facts.coverage.partial);
+  EXPECT_TRUE(r.facts.coverage.gpus_complete);
+}
+
+TEST(PasteRead, RocminfoAgentsAreTheGpus) {
+  paste_reading r = read_paste(
+      "ROCk module version 6.8.5 is loaded\n*******\nAgent 2\n*******\n  Name:                    gfx1100\n"
+      "  Marketing Name:          AMD Radeon RX 7900 XTX\n  Device Type:             GPU\n"
+      "      Name:                    amdgcn-amd-amdhsa--gfx1100\n*******\nAgent 3\n*******\n"
+      "  Name:                    gfx1036\n  Marketing Name:          AMD Radeon Graphics\n");
+  EXPECT_TRUE(has_kind(r, "rocminfo"));
+  ASSERT_EQ(r.facts.gpus.size(), 2u) << "an integrated GPU beside the card is a fact rules need";
+  EXPECT_EQ(r.facts.gpus[0].arch, "gfx1100");
+  EXPECT_EQ(r.facts.gpus[0].name, "AMD Radeon RX 7900 XTX");
+  EXPECT_EQ(r.facts.gpus[1].arch, "gfx1036");
+}
+
+TEST(PasteRead, NvidiaSmiTable) {
+  paste_reading r = read_paste(
+      "+-----------------------------------------------------------------------------------------+\n"
+      "| NVIDIA-SMI 570.86.10              Driver Version: 570.86.10      CUDA Version: 12.8     |\n"
+      "|-----------------------------------------+------------------------+----------------------+\n"
+      "|   0  NVIDIA GeForce RTX 5090        Off |   00000000:01:00.0  On |                  N/A |\n");
+  auto f = facts_of(r);
+  EXPECT_EQ(f["nvidia.driver"], "570.86.10");
+  EXPECT_EQ(f["cuda.driver_api"], "12.8");
+  EXPECT_EQ(f["gpu.arch"], "sm_120");
+  ASSERT_EQ(r.facts.gpus.size(), 1u);
+  EXPECT_EQ(r.facts.gpus[0].compute_capability, "12.0");
+}
+
+TEST(PasteRead, PackagesFromListsAndProse) {
+  std::string freeze;
+  for (int i = 0; i < 12; ++i) freeze += "pkg" + std::to_string(i) + "==1." + std::to_string(i) + "\n";
+  paste_reading r = read_paste(freeze + "bitsandbytes==0.45.0\nI use transformers v4.46.2 and peft version: 0.13.0\n");
+  auto f = facts_of(r);
+  EXPECT_EQ(f["pkg.bitsandbytes"], "0.45.0");
+  EXPECT_EQ(f["pkg.transformers"], "4.46.2");
+  EXPECT_EQ(f["pkg.peft"], "0.13.0");
+  EXPECT_TRUE(r.facts.coverage.packages_complete);
+
+  paste_reading t = read_paste("Package    Version\n---------- -------\ntorch      2.6.0+cu124\ntriton     3.2.0\n");
+  EXPECT_EQ(facts_of(t)["pkg.torch"], "2.6.0+cu124");
+  EXPECT_EQ(facts_of(t)["torch.cuda"], "12.4");
+  EXPECT_FALSE(t.facts.coverage.packages_complete) << "two rows are not a whole environment";
+
+  paste_reading c = read_paste("# packages in environment at /home/user/miniconda3/envs/x:\n#\n"
+                               "# Name    Version   Build  Channel\npytorch   2.1.0   py3.10_cuda12.1_cudnn8.9.2_0  pytorch\n");
+  EXPECT_EQ(facts_of(c)["pkg.torch"], "2.1.0");
+  EXPECT_TRUE(has_kind(c, "conda list"));
+}
+
+TEST(PasteRead, EnvironmentShapes) {
+  paste_reading r = read_paste(
+      "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nset CUDA_VISIBLE_DEVICES=1\n$env:PYTORCH_CUDA_ALLOC_CONF=\"expandable_segments:True\"\n"
+      "ROCR_VISIBLE_DEVICES=0 python train.py\nos.environ[\"HIP_VISIBLE_DEVICES\"] = \"0\"\n"
+      "I also tried `PYTORCH_HIP_ALLOC_CONF=max_split_size_mb:128` without luck.\nif a==b: pass\n");
+  auto f = facts_of(r);
+  EXPECT_EQ(f["env.HSA_OVERRIDE_GFX_VERSION"], "10.3.0");
+  EXPECT_EQ(f["env.CUDA_VISIBLE_DEVICES"], "1");
+  EXPECT_EQ(f["env.PYTORCH_CUDA_ALLOC_CONF"], "expandable_segments:True");
+  EXPECT_EQ(f["env.ROCR_VISIBLE_DEVICES"], "0");
+  EXPECT_EQ(f["env.HIP_VISIBLE_DEVICES"], "0");
+  EXPECT_EQ(f["env.PYTORCH_HIP_ALLOC_CONF"], "max_split_size_mb:128");
+  EXPECT_FALSE(r.facts.coverage.env_complete);
+}
+
+TEST(PasteRead, ProseGpuNamesThatDisagreeAreNotGuessed) {
+  paste_reading one = read_paste("My RX 9070 XT hangs. The 9070 XT is new.\n");
+  ASSERT_EQ(one.facts.gpus.size(), 1u);
+  EXPECT_EQ(one.facts.gpus[0].arch, "gfx1201");
+  paste_reading two = read_paste("It works on my RTX 3090 but not on the RTX 4090.\n");
+  EXPECT_TRUE(two.facts.gpus.empty());
+  ASSERT_FALSE(two.ambiguities.empty());
+  EXPECT_NE(two.ambiguities[0].find("sm_86"), std::string::npos);
+}
+
+TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
+  paste_reading r = read_paste(
+      "I think this is my RTX 4090\n"
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n");
+  ASSERT_EQ(r.facts.gpus.size(), 1u);
+  EXPECT_EQ(r.facts.gpus[0].arch, "sm_120");
+}
+
+TEST(PasteRead, TensileFileListsAreNotTheGpu) {
+  paste_reading r = read_paste(
+      "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1201\n"
+      " List of available TensileLibrary Files :\n\"/opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat\"\n");
+  ASSERT_EQ(r.facts.gpus.size(), 1u);
+  EXPECT_EQ(r.facts.gpus[0].arch, "gfx1201");
+}
+
+TEST(PasteRead, GpustackReportIsReadBack) {
+  paste_reading r = read_paste(
+      "<details><summary>report</summary>\n\n```json\n"
+      "{\"schema_version\": 1, \"tool\": {\"name\": \"gpustack\", \"version\": \"0.1.0\", \"command\": \"probe\"},"
+      " \"gpus\": [{\"arch\": \"gfx1201\", \"name\": \"Radeon AI PRO R9700\", \"vendor\": \"amd\"}],"
+      " \"stack\": {\"python\": {\"found\": true, \"packages\": {\"pytorch-triton-rocm\": \"3.6.0\", \"torch\": \"2.10.0+rocm7.1\"}}},"
+      " \"env\": {}, \"probes\": [{\"id\": \"fla.triton.s2\", \"status\": \"hang\", \"detail\": \"no progress for 60 s\"}]}\n"
+      "```\n</details>\n");
+  EXPECT_TRUE(r.from_report);
+  EXPECT_TRUE(r.facts.coverage.packages_complete);
+  ASSERT_EQ(r.facts.gpus.size(), 1u);
+  EXPECT_EQ(r.facts.gpus[0].arch, "gfx1201");
+  EXPECT_NE(r.error_text.find("no progress for 60 s"), std::string::npos);
+}
+
+TEST(PastedFacts, UnknownIsNotFalse) {
+  // GS-ENV-001 (an RDNA3 override on an RDNA4 card) needs both the variable and the arch.
+  const knowledge_base& kb = builtin_knowledge_base();
+  auto ids = [&](const std::string& text) {
+    std::set<std::string> s;
+    for (const finding& f : explain_text(text, kb).findings) s.insert(f.id);
+    return s;
+  };
+  EXPECT_FALSE(ids("export HSA_OVERRIDE_GFX_VERSION=11.0.0\n").count("GS-ENV-001")) << "no GPU named: undecided";
+  EXPECT_TRUE(ids("export HSA_OVERRIDE_GFX_VERSION=11.0.0\nmy RX 9070 XT\n").count("GS-ENV-001"));
+  // A paste that names no environment variable says nothing about them being unset: no rule may
+  // fire on "FLASH_ATTENTION_TRITON_AMD_ENABLE is not TRUE" from a paste that never mentions it.
+  explain_result r = explain_text("flash_attn 2.7.0 on my RX 7900 XTX\n", kb);
+  EXPECT_TRUE(std::none_of(r.findings.begin(), r.findings.end(), [](const finding& f) { return f.id == "GS-PKG-001"; }));
+}
+
+TEST(PastedFacts, AnErrorSignatureTheFactsRuleOutIsSilent) {
+  const knowledge_base& kb = builtin_knowledge_base();
+  std::string err = "error: 'tt.load' op operation destroyed but still has uses\n";
+  auto has = [&](const std::string& text, const char* id) {
+    explain_result r = explain_text(text, kb);
+    return std::any_of(r.findings.begin(), r.findings.end(), [&](const finding& f) { return f.id == id; });
+  };
+  EXPECT_FALSE(has(err + "GPU models and configuration: GPU 0: NVIDIA H200\n", "GS-TRITON-001"))
+      << "a gfx12 pipeliner rule on an NVIDIA card";
+  explain_result r = explain_text(err, kb);
+  auto f = std::find_if(r.findings.begin(), r.findings.end(), [](const finding& x) { return x.id == "GS-TRITON-001"; });
+  ASSERT_NE(f, r.findings.end()) << "with the GPU unknown the signature stands";
+  EXPECT_FALSE(f->unknown_facts.empty());
+  EXPECT_FALSE(r.next_step.empty());
+}
+
+TEST(Explain, NothingMatchedSaysSoAndWhatToPaste) {
+  explain_result r = explain_text("ValueError: my own bug in line 3\n", builtin_knowledge_base());
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(r.first_error_line, "ValueError: my own bug in line 3");
+  EXPECT_NE(r.next_step.find("gpustack check"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gs
