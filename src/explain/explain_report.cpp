@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "report/redact.h"
 #include "report/report.h"
 
 namespace gs {
@@ -11,7 +12,17 @@ namespace {
 using nlohmann::json;
 
 /// "user@host:~$" prompts in a paste name the user and the host: both are identity to redact.
+/// Words that are also facts ("root@ubuntu", "user@localhost") are left alone: redacting the word
+/// "ubuntu" everywhere would erase the OS from the report.
 void identity_from_prompts(const std::vector<std::string>& lines, host_info& h) {
+  static constexpr std::string_view common[] = {"root", "user", "ubuntu", "debian", "fedora", "arch", "archlinux", "gentoo",
+                                                "localhost", "host", "docker", "container", "linux", "desktop", "pc",
+                                                "server", "machine", "computer", "workstation", "admin", "rocm", "cuda"};
+  auto is_common = [&](const std::string& w) {
+    std::string l;
+    for (char c : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return l.size() < 3 || std::find(std::begin(common), std::end(common), l) != std::end(common);
+  };
   for (const std::string& l : lines) {
     size_t at = l.find('@');
     if (at == std::string::npos || at == 0) continue;
@@ -22,10 +33,18 @@ void identity_from_prompts(const std::vector<std::string>& lines, host_info& h) 
     size_t b = at;
     while (b > 0 && (std::isalnum(static_cast<unsigned char>(l[b - 1])) || l[b - 1] == '_' || l[b - 1] == '-' || l[b - 1] == '.')) --b;
     if (b == at) continue;
-    h.user = l.substr(b, at - b);
-    h.hostname = l.substr(at + 1, colon - at - 1);
+    std::string user = l.substr(b, at - b), host = l.substr(at + 1, colon - at - 1);
+    if (!is_common(user)) h.user = user;
+    if (!is_common(host)) h.hostname = host;
     return;
   }
+}
+
+/// Facts whose values are versions: "9.19.0.56" or "5.15.153.1-microsoft" must not read as an IP.
+bool version_fact(const std::string& key) {
+  for (std::string_view p : {"pkg.", "torch.", "rocm.", "nvidia.", "cuda.", "python.version", "host.kernel", "host.os_version"})
+    if (key.rfind(p, 0) == 0) return true;
+  return false;
 }
 
 std::string str(const json& j, const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; }
@@ -62,21 +81,31 @@ json explain_report(const explain_result& r, bool include_identifiers, const std
   report_input in;
   in.facts = &facts;
   in.findings = r.findings;
-  json facts_read = json::array();
-  for (const pasted_fact& p : r.reading.facts_read)
-    facts_read.push_back({{"fact", p.key}, {"value", p.value}, {"line", p.line}, {"from", p.from}});
-  in.extra = {{"explain",
-               {{"inputs", r.reading.kinds},
-                {"lines", r.reading.lines.size()},
-                {"facts", facts_read},
-                {"undecided", r.undecided},
-                {"next_step", r.next_step},
-                {"unmatched_error", r.findings.empty() ? r.first_error_line : ""}}}};
   report_options ro;
   ro.include_identifiers = include_identifiers;
   ro.command = "explain";
   ro.created_utc = created_utc;
   json rep = build_report(in, ro);
+  // The explain block is redacted here, not in build_report's pass, so that version values keep
+  // their dots (a four-part version is not an IP address).
+  redactor red = redactor::for_facts(facts, include_identifiers);
+  json facts_read = json::array();
+  for (const pasted_fact& p : r.reading.facts_read)
+    facts_read.push_back({{"fact", red.scrub(p.key)},
+                          {"value", red.scrub(p.value, version_fact(p.key) ? text_kind::version : text_kind::plain)},
+                          {"line", p.line},
+                          {"from", p.from}});
+  auto scrub_all = [&](const std::vector<std::string>& v) {
+    json a = json::array();
+    for (const std::string& x : v) a.push_back(red.scrub(x));
+    return a;
+  };
+  rep["explain"] = {{"inputs", r.reading.kinds},
+                    {"lines", r.reading.lines.size()},
+                    {"facts", facts_read},
+                    {"undecided", scrub_all(r.undecided)},
+                    {"next_step", r.next_step},
+                    {"unmatched_error", red.scrub(r.findings.empty() ? r.first_error_line : "")}};
   if (r.findings.empty()) {
     // Nothing matched is not "this stack is fine": the paste may simply not show the problem.
     rep["summary"]["status"] = "unknown";

@@ -3,12 +3,22 @@
 // front of a command (`HSA_OVERRIDE_GFX_VERSION=10.3.0 python train.py`), `os.environ["K"] = "V"`,
 // and K=V written inside a sentence when K looks like a variable (upper case with an '_').
 // A dump (8+ assignments including PATH, HOME or SHELL) makes the env facts complete.
+#include <algorithm>
 #include <cctype>
 
 #include "explain/paste_scan.h"
 
 namespace gs {
 namespace {
+
+/// /etc/os-release and lsb-release keys: facts about the OS (extract_prose.cpp), not settings.
+bool os_release_key(const std::string& k) {
+  static constexpr std::string_view keys[] = {"NAME", "VERSION", "ID", "ID_LIKE", "PRETTY_NAME", "VERSION_ID", "HOME_URL",
+                                              "SUPPORT_URL", "BUG_REPORT_URL", "PRIVACY_POLICY_URL", "VERSION_CODENAME",
+                                              "UBUNTU_CODENAME", "LOGO", "ANSI_COLOR", "CPE_NAME", "BUILD_ID", "VARIANT", "VARIANT_ID",
+                                              "DOCUMENTATION_URL", "PLATFORM_ID", "DEBIAN_CODENAME"};
+  return std::find(std::begin(keys), std::end(keys), k) != std::end(keys) || k.rfind("DISTRIB_", 0) == 0;
+}
 
 bool key_char(char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -44,9 +54,17 @@ void assignments(paste_scan& s, size_t i, std::string_view t, bool whole_line_ke
     if (b > 0 && (std::isalnum(static_cast<unsigned char>(t[b - 1])) || t[b - 1] == '.' || t[b - 1] == '/' || t[b - 1] == '-'))
       continue;
     std::string key(t.substr(b, eq - b));
-    bool at_start = trim_copy(t.substr(0, b)).empty();
+    if (os_release_key(key)) continue;
+    bool at_start = trim_copy(t.substr(0, b)).empty() || t[b - 1] == '"';
     if (key.find('_') == std::string::npos && !(whole_line_key && at_start)) continue;
-    std::string value = value_at(t, eq + 1);
+    // docker inspect's Env array: "NVIDIA_REQUIRE_CUDA=cuda>=10.0 brand=tesla": the quotes hold it all.
+    std::string value;
+    if (b > 0 && t[b - 1] == '"') {
+      size_t close = t.find('"', eq + 1);
+      value = std::string(t.substr(eq + 1, close == std::string_view::npos ? std::string_view::npos : close - eq - 1));
+    } else {
+      value = value_at(t, eq + 1);
+    }
     s.propose("env." + key, value, i, "env", at_start ? weight::labelled : weight::prose);
     ++count;
     if (key == "PATH" || key == "HOME" || key == "SHELL" || key == "PWD") path_like = true;

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "explain/paste_scan.h"
+#include "python/pep503.h"
 
 namespace gs {
 namespace {
@@ -31,8 +32,12 @@ bool looks_like_version(std::string_view v) {
 }
 
 void propose_pkg(paste_scan& s, std::string name, const std::string& ver, size_t i, std::string_view from, int w) {
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  name = pep503_normalize(name);
   if (name == "pytorch") name = "torch";
+  if (name == "python" || name == "cpython") {  // conda lists the interpreter as a package
+    s.propose("python.version", ver, i, from, w);
+    return;
+  }
   s.propose("pkg." + name, ver, i, from, w);
   if (name == "torch") note_torch_build(s, ver, i, from, w);
 }
@@ -69,15 +74,19 @@ size_t pip_table(paste_scan& s, size_t i) {
   size_t j = i + 1;
   if (j < s.lines.size() && s.lines[j].find("---") != std::string::npos) ++j;
   size_t rows = 0;
+  bool saw_pip = false;
   for (; j < s.lines.size(); ++j) {
     std::vector<std::string_view> c = columns(s.lines[j]);
     if (c.size() < 2 || !std::all_of(c[0].begin(), c[0].end(), name_char) || !std::isdigit(static_cast<unsigned char>(c[1][0])))
       break;
     propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "pip list", weight::tool_output);
+    saw_pip = saw_pip || c[0] == "pip" || c[0] == "setuptools";
     ++rows;
   }
   if (rows > 0) s.kind("pip list");
-  if (rows >= 10) s.package_list = true;
+  // Whole only when it looks whole: a full `pip list` always names pip or setuptools; a list cut
+  // to the lines someone thought relevant would make every package it lacks look absent.
+  if (rows >= 20 && saw_pip) s.package_list = true;
   return j;
 }
 
@@ -95,6 +104,20 @@ size_t conda_list(paste_scan& s, size_t i) {
     propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "conda list", weight::tool_output);
   }
   return j;
+}
+
+/// A `conda list` row without the header (`conda list | grep torch`): "pytorch  2.1.0
+/// py3.10_cuda12.1_cudnn8.9.2_0  pytorch": name, version, a build string with '_' or a hash.
+bool conda_row(paste_scan& s, size_t i, std::string_view t) {
+  std::vector<std::string_view> c = columns(t);
+  if (c.size() < 3 || c.size() > 4 || !std::all_of(c[0].begin(), c[0].end(), name_char) || !looks_like_version(c[1])) return false;
+  std::string_view build = c[2];
+  bool conda_build = build.find('_') != std::string_view::npos || (build.size() >= 7 && build[0] == 'h') ||
+                     build.rfind("py", 0) == 0 || build == "pypi" || build.rfind("pypi_", 0) == 0;
+  if (!conda_build) return false;
+  s.kind("conda list");
+  propose_pkg(s, std::string(c[0]), std::string(c[1]), i, "conda list", weight::labelled);
+  return true;
 }
 
 /// A known package named in prose, then its version: "torch 2.5.1", "bitsandbytes==0.45.0",
@@ -147,7 +170,7 @@ void scan_packages(paste_scan& s) {
       continue;
     }
     std::string t = trim_copy(l);
-    if (t.rfind("[pip3] ", 0) == 0 || t.rfind("[pip] ", 0) == 0) {
+    if (t.rfind("[pip3] ", 0) == 0 || t.rfind("[pip] ", 0) == 0 || t.rfind("[uv] ", 0) == 0) {
       s.kind("collect_env");
       freeze_line(s, i, trim_copy(t.substr(t.find(']') + 1)), "collect_env", weight::tool_output);
       continue;
@@ -162,10 +185,13 @@ void scan_packages(paste_scan& s) {
       ++freeze_lines;
       continue;
     }
+    if (conda_row(s, i, t)) continue;
+    // "ROCM used to build PyTorch: 6.2.41133" names torch but gives HIP's version.
+    if (lower_copy(l).find("used to build") != std::string::npos) continue;
     mentions(s, i, l);
   }
   if (freeze_lines > 0) s.kind("pip freeze");
-  if (freeze_lines >= 10) s.package_list = true;
+  if (freeze_lines >= 30) s.package_list = true;  // pip freeze leaves pip/setuptools out: size is the only sign
 }
 
 }  // namespace gs

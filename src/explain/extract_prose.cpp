@@ -3,7 +3,8 @@
 // keyword test before any parsing, so a 1 MB log costs a few milliseconds here.
 #include <algorithm>
 #include <cctype>
-#include <set>
+#include <cstdlib>
+#include <span>
 
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
@@ -30,6 +31,18 @@ std::vector<std::string> gfx_tokens(std::string_view lower) {
     size_t e = p + 3;
     while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
     if (e - p >= 6 && e - p <= 8 && digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
+  }
+  return out;
+}
+
+std::string without_urls(const std::string& l) {
+  std::string out = l;
+  for (size_t p = out.find("://"); p != std::string::npos; p = out.find("://", p)) {
+    size_t b = p;
+    while (b > 0 && std::isalpha(static_cast<unsigned char>(out[b - 1]))) --b;
+    size_t e = out.find_first_of(" \t)\"'>]", p);
+    out.replace(b, (e == std::string::npos ? out.size() : e) - b, " ");
+    p = b + 1;
   }
   return out;
 }
@@ -63,9 +76,11 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
       }
     }
   }
-  for (const gpu_name_hit& h : find_gpu_names(l)) s.gpus.push_back({h.arch, h.text, i, "text", weight::prose});
+  // Names and tokens inside a URL (".../club-3090/...", ".../whl/gfx1100/") are not the user's GPU.
+  std::string bare = without_urls(l);
+  for (const gpu_name_hit& h : find_gpu_names(bare)) s.gpus.push_back({h.arch, h.text, i, "text", weight::prose});
   if (!lists_targets(lower))
-    for (const std::string& t : gfx_tokens(lower)) s.gpus.push_back({t, t, i, "text", weight::prose});
+    for (const std::string& t : gfx_tokens(lower_copy(bare))) s.gpus.push_back({t, t, i, "text", weight::prose});
 }
 
 /// "Linux-6.8.0-49-generic-x86_64-with-glibc2.35" -> "6.8.0-49-generic".
@@ -75,7 +90,9 @@ std::string kernel_from_platform(std::string_view p) {
   return "";
 }
 
-void host_facts(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
+void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::string& padded_lower) {
+  const std::string l = unpad_label(padded);
+  const std::string lower = l.size() == padded.size() ? padded_lower : lower_copy(l);
   // Kernel: collect_env / transformers env "Platform: Linux-6.8.0-...", `uname -a`, "kernel 6.11".
   for (std::string_view label : {"Python platform:", "- Platform:", "Platform:"})
     if (auto v = after_label(l, label)) {
@@ -90,24 +107,30 @@ void host_facts(paste_scan& s, size_t i, const std::string& l, const std::string
     if (sp != std::string::npos && v->find(" SMP") != std::string::npos)
       if (auto k = first_version(*v, sp + 1)) s.propose("host.kernel", *k, i, "uname", weight::tool_output);
   }
-  if (lower.find("kernel") != std::string::npos && lower.find("kernel:") == std::string::npos) {
-    size_t p = lower.find("kernel");
-    std::string rest = lower.substr(p + 6, 24);
-    if (rest.rfind(" version", 0) == 0) rest = rest.substr(8);
-    size_t q = rest.find_first_not_of(" :v");
-    if (q != std::string::npos && digit(rest[q]))
-      if (auto k = first_version(l, p + 6 + q); k && std::count(k->begin(), k->end(), '.') >= 1)
+  // "kernel 6.11", "Kernel version: 6.8.0-49", "- Kernel: 6.17.0-35-generic"; journalctl's
+  // "kernel: [drm] ..." has no version right after it.
+  if (size_t p = lower.find("kernel"); p != std::string::npos) {
+    size_t q = p + 6;
+    if (lower.compare(q, 8, " version") == 0) q += 8;
+    while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == 'v') && q < p + 20) ++q;
+    if (q < lower.size() && digit(lower[q]))
+      if (auto k = first_version(std::string_view(l).substr(q)); k && std::count(k->begin(), k->end(), '.') >= 1)
         s.propose("host.kernel", *k, i, "text", weight::prose);
   }
   if (lower.find("microsoft-standard-wsl") != std::string::npos || lower.find("wsl2") != std::string::npos ||
-      lower.find("/usr/lib/wsl/") != std::string::npos)
+      lower.find("/usr/lib/wsl/") != std::string::npos || lower.find("-microsoft") != std::string::npos)
     s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
   // OS: collect_env's "OS: Ubuntu 22.04.4 LTS (x86_64)" (host.os_pretty) and prose "Ubuntu 24.04".
   static constexpr std::pair<std::string_view, std::string_view> distros[] = {
       {"ubuntu", "ubuntu"}, {"debian", "debian"}, {"fedora", "fedora"}, {"rhel", "rhel"}, {"red hat enterprise", "rhel"},
       {"rocky linux", "rocky"}, {"opensuse", "opensuse"}, {"arch linux", "arch"}, {"cachyos", "cachyos"},
-      {"linux mint", "linuxmint"}, {"pop!_os", "pop"}, {"windows 11", "windows"}, {"windows 10", "windows"}};
-  for (auto [name, id] : distros) {
+      {"linux mint", "linuxmint"}, {"pop!_os", "pop"}, {"gentoo", "gentoo"}, {"nixos", "nixos"}, {"kde neon", "neon"},
+      {"windows 11", "windows"}, {"windows 10", "windows"}};
+  // A compiler's banner names the distro that built it ("GCC version: (Ubuntu 13.3.0-6ubuntu2)").
+  bool toolchain = lower.find("gcc") != std::string::npos || lower.find("clang") != std::string::npos ||
+                   lower.find("libc") != std::string::npos;
+  for (auto [name, id] : toolchain ? std::span<const std::pair<std::string_view, std::string_view>>{}
+                                   : std::span<const std::pair<std::string_view, std::string_view>>{distros}) {
     size_t p = lower.find(name);
     if (p == std::string::npos || (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1])))) continue;
     int w = after_label(l, "OS:") ? weight::tool_output : weight::prose;
@@ -121,8 +144,21 @@ void host_facts(paste_scan& s, size_t i, const std::string& l, const std::string
     }
     break;
   }
-  if (auto v = after_label(l, "VERSION_ID=")) s.propose("host.os_version", *v, i, "os-release", weight::tool_output);
-  if (auto v = after_label(l, "ID=")) s.propose("host.os_id", *v, i, "os-release", weight::tool_output);
+  auto unquote = [](std::string v) {
+    v.erase(std::remove(v.begin(), v.end(), '"'), v.end());
+    return v;
+  };
+  if (auto v = after_label(l, "VERSION_ID=")) s.propose("host.os_version", unquote(*v), i, "os-release", weight::tool_output);
+  if (auto v = after_label(l, "VERSION=")) {
+    // "24.04.1 LTS (Noble Numbat)" says more than VERSION_ID's 24.04; KDE neon's VERSION="6.0"
+    // is its own release, not the OS base's, so VERSION wins only when it extends VERSION_ID.
+    std::string id;
+    for (size_t j = (i > 12 ? i - 12 : 0); j < s.lines.size() && j < i + 12; ++j)
+      if (auto x = after_label(s.lines[j], "VERSION_ID=")) id = unquote(*x);
+    if (auto ver = first_version(unquote(*v)))
+      s.propose("host.os_version", *ver, i, "os-release", !id.empty() && ver->rfind(id, 0) == 0 ? weight::tool_output + 1 : weight::labelled);
+  }
+  if (auto v = after_label(l, "ID=")) s.propose("host.os_id", unquote(*v), i, "os-release", weight::tool_output);
   // RAM: /proc/meminfo "MemTotal: 65838276 kB", free's "Mem:  62Gi ...", prose "64GB RAM".
   if (auto v = after_label(l, "MemTotal:")) {
     double kb = std::strtod(v->c_str(), nullptr);
@@ -148,11 +184,22 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
       if (auto pv = first_version(*v)) s.propose("python.version", *pv, i, "text", weight::labelled);
   }
   // NVIDIA driver: /proc/driver/nvidia/version "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14".
-  if (size_t p = lower.find("kernel module"); p != std::string::npos && lower.find("nvrm version") != std::string::npos)
+  // and the kernel log's "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01".
+  if (size_t p = lower.find("kernel module"); p != std::string::npos &&
+                                              (lower.find("nvrm version") != std::string::npos || lower.find("nvrm: loading") != std::string::npos))
     if (auto v = first_version(l, p)) s.propose("nvidia.driver", *v, i, "nvidia procfs", weight::tool_output);
-  if (size_t p = lower.find("driver version"); p != std::string::npos && lower.find("nvidia-smi") == std::string::npos &&
-                                               lower.find("cuda version") == std::string::npos && lower.find("nvidia") != std::string::npos)
-    if (auto v = first_version(l, p)) s.propose("nvidia.driver", *v, i, "text", weight::prose);
+  // "nvidia-drivers-530.41.03" (a package), "driver 595.71.05": NVIDIA's driver numbers are 3xx-9xx.
+  for (std::string_view cue : {"nvidia-drivers-", "nvidia-driver-", "driver version", "driver "}) {
+    size_t p = lower.find(cue);
+    if (p == std::string::npos || lower.find("cuda version") != std::string::npos) continue;
+    size_t q = p + cue.size();
+    while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':')) ++q;
+    if (q >= lower.size() || !digit(lower[q])) continue;
+    auto v = first_version(std::string_view(l).substr(q));
+    if (v && std::count(v->begin(), v->end(), '.') >= 1 && std::atoi(v->c_str()) >= 300 && std::atoi(v->c_str()) < 1000)
+      s.propose("nvidia.driver", *v, i, "text", weight::prose);
+    break;
+  }
   // nvcc --version: "Cuda compilation tools, release 12.4, V12.4.131".
   if (size_t p = l.find("Cuda compilation tools, release "); p != std::string::npos) {
     size_t v = l.find(", V", p);
@@ -176,6 +223,11 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     bool path = p >= 5 && lower.compare(p - 5, 5, "/opt/") == 0;
     s.propose("rocm.version", ver, i, "text", path || labelled ? weight::labelled : weight::prose);
   }
+  // "CUDA Version: 12.4" outside nvidia-smi's header (a report quoting it), "CUDA Runtime (per
+  // driver): 13.2": what the driver supports.
+  for (std::string_view label : {"CUDA Version:", "CUDA Runtime (per driver):", "CUDA Driver Version:"})
+    if (auto v = after_label(l, label); v && lower.find("nvidia-smi") == std::string::npos)
+      if (auto ver = first_version(*v)) s.propose("cuda.driver_api", *ver, i, "text", weight::labelled);
   // CUDA in prose ("CUDA 12.4"): the driver's CUDA when said beside nvidia-smi, else left out
   // (users write the toolkit, the wheel's CUDA and the driver's alike).
 }

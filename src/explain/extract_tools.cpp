@@ -2,6 +2,7 @@
 // `transformers env` / `accelerate env`, rocminfo, rocm-smi, amd-smi, nvidia-smi (table and
 // -q), clinfo and `vulkaninfo --summary`. Labels are the tools' own (torch/utils/collect_env.py,
 // rocminfo.cc, nvidia-smi's layout); each is looked for by a cheap prefix test on every line.
+#include <algorithm>
 #include <cctype>
 
 #include "explain/gpu_names.h"
@@ -12,7 +13,17 @@ namespace {
 
 bool unknown_value(std::string_view v) {
   std::string l = lower_copy(trim_copy(v));
-  return l.empty() || l == "n/a" || l == "none" || l == "could not collect" || l == "not installed" || l == "no";
+  return l.empty() || l == "n/a" || l == "none" || l == "could not collect" || l == "not installed" || l == "no" ||
+         l == "no cuda" || l == "no hip" || l == "nan";
+}
+
+/// "6.2.41133-dd7f95766" -> "6.2": collect_env and torch.version.hip print HIP's build number.
+std::string hip_version_of(const std::string& v) {
+  size_t dot = v.find('.');
+  if (dot == std::string::npos) return v;
+  size_t end = dot + 1;
+  while (end < v.size() && std::isdigit(static_cast<unsigned char>(v[end]))) ++end;
+  return v.substr(0, end);
 }
 
 void propose_gpu(paste_scan& s, std::string arch, std::string name, size_t i, std::string_view from, int w) {
@@ -33,8 +44,23 @@ std::string gfx_token(std::string_view v) {
   return e >= 6 ? l.substr(0, e) : "";
 }
 
-void collect_env(paste_scan& s, size_t i, const std::string& l) {
+/// rocm-smi's "GFX Version" prints major, minor and stepping as decimals run together:
+/// gfx11000 is 11.0.00 (gfx1100), gfx12001 is gfx1201, gfx9010 is 9.0.10 (gfx90a), gfx9402 is gfx942.
+std::string decode_rocm_smi_gfx(const std::string& t) {
+  std::string d = t.substr(3);
+  if (!std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) return t;
+  auto hexstep = [](const std::string& s) {
+    int v = std::stoi(s);
+    return std::string(1, "0123456789abcdef"[v & 15]);
+  };
+  if (d.size() == 5) return "gfx" + d.substr(0, 2) + d.substr(2, 1) + hexstep(d.substr(3));
+  if (d.size() == 4 && d[0] == '9') return "gfx9" + d.substr(1, 1) + hexstep(d.substr(2));
+  return t;
+}
+
+void collect_env(paste_scan& s, size_t i, const std::string& padded) {
   const char* k = "collect_env";
+  const std::string l = unpad_label(padded);
   if (auto v = after_label(l, "PyTorch version:")) {
     s.kind(k);
     if (!unknown_value(*v)) {
@@ -46,7 +72,7 @@ void collect_env(paste_scan& s, size_t i, const std::string& l) {
     if (!unknown_value(*v)) s.propose("torch.cuda", *v, i, k, weight::tool_output);
   } else if (auto v = after_label(l, "ROCM used to build PyTorch:")) {
     s.torch_build_seen = true;
-    if (!unknown_value(*v)) s.propose("torch.hip", *v, i, k, weight::tool_output);
+    if (!unknown_value(*v)) s.propose("torch.hip", hip_version_of(*v), i, k, weight::tool_output);
   } else if (auto v = after_label(l, "OS:")) {
     s.propose("host.os_pretty", *v, i, k, weight::tool_output);
   } else if (auto v = after_label(l, "Python version:")) {
@@ -80,8 +106,17 @@ void collect_env(paste_scan& s, size_t i, const std::string& l) {
 /// "- PyTorch version (GPU?): 2.5.1+cu124 (True)", "- GPU type: NVIDIA A100-SXM4-80GB".
 void hf_env(paste_scan& s, size_t i, const std::string& l) {
   std::string t = trim_copy(l);
-  if (t.rfind("- ", 0) != 0) return;
-  t = t.substr(2);
+  if (t.rfind("- ", 0) == 0) {
+    t = t.substr(2);
+  } else {
+    // The same report pasted without its "- " bullets: only its own labels count then.
+    static constexpr std::string_view own[] = {"`transformers` version:", "transformers version:", "huggingface_hub version:",
+                                               "safetensors version:", "accelerate version:", "`accelerate` version:",
+                                               "pytorch version (gpu?):", "tensorflow version (gpu?):", "gpu type:",
+                                               "`diffusers` version:", "diffusers version:", "peft version:", "trl version:"};
+    std::string lt = lower_copy(t);
+    if (std::none_of(std::begin(own), std::end(own), [&](std::string_view o) { return lt.rfind(o, 0) == 0; })) return;
+  }
   size_t colon = t.find(':');
   if (colon == std::string::npos) return;
   std::string label = lower_copy(t.substr(0, colon)), value = trim_copy(t.substr(colon + 1));
@@ -141,13 +176,18 @@ void rocminfo(paste_scan& s, size_t i, const std::string& l) {
 }
 
 void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
-  // "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |"
-  if (size_t p = l.find("NVIDIA-SMI "); p != std::string::npos && l.find("Driver Version:") != std::string::npos) {
+  // "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |"; drivers
+  // from 610 on say "KMD Version: 610.57.04     CUDA UMD Version: 13.3".
+  size_t drv = l.find("Driver Version:");
+  if (drv == std::string::npos) drv = l.find("KMD Version:");
+  if (l.find("NVIDIA-SMI ") != std::string::npos && drv != std::string::npos) {
     const char* k = "nvidia-smi";
     s.kind(k);
     s.gpu_list = true;
-    if (auto v = first_version(l, l.find("Driver Version:"))) s.propose("nvidia.driver", *v, i, k, weight::tool_output);
-    if (size_t c = l.find("CUDA Version:"); c != std::string::npos)
+    if (auto v = first_version(l, drv)) s.propose("nvidia.driver", *v, i, k, weight::tool_output);
+    size_t c = l.find("CUDA Version:");
+    if (c == std::string::npos) c = l.find("CUDA UMD Version:");
+    if (c != std::string::npos)
       if (auto v = first_version(l, c)) s.propose("cuda.driver_api", *v, i, k, weight::tool_output);
     // GPU rows follow the header: "|   0  NVIDIA GeForce RTX 4090        Off |   00000000:01:00.0  On |"
     for (size_t j = i + 1; j < s.lines.size() && j < i + 64; ++j) {
@@ -199,13 +239,23 @@ void amd_smi_and_others(paste_scan& s, size_t i, const std::string& l) {
       if (auto m = after_label(s.lines[j], "MARKET_NAME:")) name = *m;
     propose_gpu(s, gfx_token(*v), name.empty() ? gfx_token(*v) : name, i, "amd-smi", weight::tool_output);
   }
-  if (size_t p = t.find("ROCm version:"); p != std::string::npos)
+  // "AMDSMI Tool: 24.7.1+... | AMDSMI Library version: 24.7.1.0 | ROCm version: 6.3.1": the ROCm
+  // install's version, not "PyTorch hip/ROCm version" that scripts print.
+  if (t.find("AMDSMI") != std::string::npos) s.kind("amd-smi");
+  if (size_t p = t.find("ROCm version:"); p != std::string::npos && lower_copy(t).find("torch") == std::string::npos &&
+                                         (t.find("AMDSMI") != std::string::npos || p == 0))
     if (auto v = first_version(t, p)) s.propose("rocm.version", *v, i, "amd-smi", weight::tool_output);
+  if (auto v = after_label(t, "OS_KERNEL_VERSION:")) s.propose("host.kernel", *v, i, "amd-smi", weight::tool_output);
   // rocm-smi --showproductname: "GPU[0]          : GFX Version:          gfx1100"
   if (t.find("ROCm System Management Interface") != std::string::npos || t.find("ROCm SMI") != std::string::npos) s.kind("rocm-smi");
   if (size_t p = t.find("GFX Version:"); p != std::string::npos) {
     s.kind("rocm-smi");
-    std::string arch = gfx_token(t.substr(p + 12));
+    std::string arch = decode_rocm_smi_gfx(gfx_token(t.substr(p + 12)));
+    if (!arch.empty()) propose_gpu(s, arch, arch, i, "rocm-smi", weight::tool_output);
+  }
+  if (size_t p = t.find("\"GFX Version\": \""); p != std::string::npos) {
+    s.kind("rocm-smi");
+    std::string arch = decode_rocm_smi_gfx(gfx_token(t.substr(p + 16)));
     if (!arch.empty()) propose_gpu(s, arch, arch, i, "rocm-smi", weight::tool_output);
   }
   // clinfo: "  Device Name                                     gfx1100" / "Board name  AMD Radeon ..."

@@ -56,6 +56,14 @@ std::string decode_entities(std::string s) {
   return s;
 }
 
+/// "- **Kernel:** 6.17.0" (an issue form's bold labels) -> "- Kernel: 6.17.0"; "**kwargs" in code stays.
+std::string strip_bold_labels(std::string s) {
+  size_t b = s.find_first_not_of(" -*");
+  if (b == std::string::npos || s.find("**") > b) return s;
+  for (size_t p = s.find("**"); p != std::string::npos; p = s.find("**", p)) s.erase(p, 2);
+  return s;
+}
+
 bool is_fence(std::string_view t) { return t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0; }
 
 int best_weight_index(const paste_scan& s, const std::string& key, size_t& best) {
@@ -75,6 +83,10 @@ bool kernel_log_line(std::string_view t) {
   t.remove_prefix(b);
   if (t.size() > 4 && t[0] == '[') {
     size_t close = t.find("] ");
+    // dmesg -T: "[Thu Dec  3 12:00:01 2026] amdgpu ..."
+    static constexpr std::string_view days[] = {"Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun "};
+    for (std::string_view d : days)
+      if (t.substr(1, 4) == d && close != std::string_view::npos && close > 20) return true;
     size_t digit = t.find_first_not_of(' ', 1);
     return close != std::string_view::npos && digit < close && std::isdigit(static_cast<unsigned char>(t[digit])) &&
            t.substr(1, close - 1).find('.') != std::string_view::npos;
@@ -98,6 +110,12 @@ std::string hip_major_minor(std::string_view v) {
   return std::string(v.substr(0, end));
 }
 
+/// "2.11.0+cu130" and "2.11.0" (collect_env's [pip3] line) are one reading, not two.
+bool same_reading(const std::string& a, const std::string& b) {
+  std::string x = a.substr(0, a.find('+')), y = b.substr(0, b.find('+'));
+  return x == y;
+}
+
 void assemble(paste_scan& s, paste_reading& out) {
   machine_facts& f = out.facts;
   f.coverage.partial = true;
@@ -116,13 +134,14 @@ void assemble(paste_scan& s, paste_reading& out) {
   for (const auto& [key, i] : winner) {
     const pasted_fact& p = s.facts[i];
     for (size_t j = 0; j < s.facts.size(); ++j)
-      if (j != i && s.facts[j].key == key && s.weights[j] == s.weights[i] && s.facts[j].value != p.value &&
+      if (j != i && s.facts[j].key == key && s.weights[j] == s.weights[i] && !same_reading(s.facts[j].value, p.value) &&
           key.rfind("env.", 0) != 0) {
         out.ambiguities.push_back(key + ": " + p.value + " (line " + std::to_string(p.line) + ") or " + s.facts[j].value +
                                   " (line " + std::to_string(s.facts[j].line) + ")");
         break;
       }
     out.facts_read.push_back(p);
+    if (key == "torch.hip") out.facts_read.back().value = hip_major_minor(p.value);
     const std::string& v = p.value;
     if (key.rfind("pkg.", 0) == 0) {
       python_package pkg;
@@ -223,8 +242,20 @@ std::string lower_copy(std::string_view s) {
   return out;
 }
 
+std::string unpad_label(const std::string& l) {
+  size_t colon = l.find(" :");
+  if (colon == std::string::npos || colon == 0 || l.find(':') < colon) return l;
+  size_t b = colon;
+  while (b > 0 && l[b - 1] == ' ') --b;
+  return l.substr(0, b) + ":" + l.substr(colon + 2);
+}
+
 std::optional<std::string> after_label(std::string_view line, std::string_view label) {
   size_t b = line.find_first_not_of(" \t");
+  // An issue form's bullet ("- CUDA Version: 12.4") is layout, not part of the label.
+  if (b != std::string_view::npos && b + 2 < line.size() && (line[b] == '-' || line[b] == '*') && line[b + 1] == ' ' &&
+      !(label.size() >= 2 && label[0] == line[b] && label[1] == ' '))
+    b = line.find_first_not_of(" \t", b + 2);
   if (b == std::string_view::npos || line.size() - b < label.size()) return std::nullopt;
   for (size_t i = 0; i < label.size(); ++i)
     if (std::tolower(static_cast<unsigned char>(line[b + i])) != std::tolower(static_cast<unsigned char>(label[i])))
@@ -261,7 +292,7 @@ void note_torch_build(paste_scan& s, std::string_view v, size_t index, std::stri
     if (d.size() >= 3) s.propose("torch.cuda", d.substr(0, d.size() - 1) + "." + d.substr(d.size() - 1), index, from, w);
     s.torch_build_seen = true;
   } else if (label.rfind("rocm", 0) == 0) {
-    if (auto hv = first_version(label.substr(4))) s.propose("torch.hip", *hv, index, from, w);
+    if (auto hv = first_version(label.substr(4))) s.propose("torch.hip", hip_major_minor(*hv), index, from, w);
     s.torch_build_seen = true;
   } else if (label == "cpu") {
     s.torch_build_seen = true;
@@ -270,6 +301,7 @@ void note_torch_build(paste_scan& s, std::string_view v, size_t index, std::stri
 
 void paste_scan::propose(std::string key, std::string value, size_t index, std::string_view from, int w) {
   value = trim_copy(value);
+  if (key.rfind("pkg.", 0) == 0) key = "pkg." + pep503_normalize(key.substr(4));
   if (value.empty() || value.size() > 256) return;
   facts.push_back({std::move(key), std::move(value), index + 1, std::string(from)});
   weights.push_back(w);
@@ -291,7 +323,7 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     size_t q = 0;
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
-    if (!is_fence(trim_copy(l))) lines.push_back(decode_entities(strip_layout_tags(std::move(l))));
+    if (!is_fence(trim_copy(l))) lines.push_back(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))));
     if (end == text.size()) break;
     pos = end + 1;
   }

@@ -49,6 +49,8 @@ std::string trim_copy(std::string_view s);
 std::string lower_copy(std::string_view s);
 /// The rest of `line` after `label` when the trimmed line starts with it (case-insensitive).
 std::optional<std::string> after_label(std::string_view line, std::string_view label);
+/// vLLM's collect_env pads labels: "PyTorch version              : 2.9.0" -> "PyTorch version: 2.9.0".
+std::string unpad_label(const std::string& line);
 /// The first version-like token ("2.5.1+rocm6.2", "550.54.14", "6.2") at or after `from`.
 std::optional<std::string> first_version(std::string_view text, size_t from = 0);
 /// torch's version -> what it was built for: "+cu124" -> cuda "12.4", "+rocm6.2" -> hip "6.2", "+cpu".
