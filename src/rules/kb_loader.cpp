@@ -241,6 +241,7 @@ bool load_match_text(const toml::node& n, std::string_view key, kb_parse_ctx& ct
       tp.text = **p.as_string();
     } else if (const toml::table* t = p.as_table(); t && t->size() == 1 && t->get("regex") && t->get("regex")->is_string()) {
       tp.text = **t->get("regex")->as_string();
+      tp.anchors = regex_anchors(tp.text);
       try {
         tp.re = std::make_shared<const std::regex>(tp.text, std::regex::ECMAScript | std::regex::icase);
       } catch (const std::regex_error& e) {

@@ -112,36 +112,60 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+std::string trimmed_evidence(std::string_view line) {
+  std::string s(line);
+  s.erase(0, s.find_first_not_of(" \t\r"));
+  s.erase(s.find_last_not_of(" \t\r") + 1);
+  if (s.size() > 200) s = s.substr(0, 197) + "...";
+  return s;
+}
+
 /// The first line of `text` a pattern matches, trimmed for evidence; nullopt when none does.
+/// Substrings are searched in the whole lower-cased text at once; a regex only runs on lines
+/// that hold its anchor (text_pattern::anchor, a literal every match contains), because
+/// std::regex costs microseconds a line and a pasted training log has tens of thousands.
 std::optional<std::string> match_line(const text_pattern& p, std::string_view text, std::string_view lowered) {
-  const std::string needle = p.re ? "" : lower(p.text);
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find('\n', pos);
+  auto line_at = [&](size_t at, size_t& begin, size_t& end) {
+    size_t nl = text.rfind('\n', at);
+    begin = nl == std::string_view::npos ? 0 : nl + 1;
+    end = text.find('\n', at);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    bool hit = false;
-    if (p.re) {
-      std::string l(line.substr(0, kMaxMatchLine));
-      try {
-        hit = std::regex_search(l, *p.re);
-      } catch (const std::regex_error&) {
-        hit = false;
-      }
-    } else {
-      hit = lowered.substr(pos, end - pos).find(needle) != std::string_view::npos;
+  };
+  auto regex_hits = [&](std::string_view line) {
+    std::string l(line.substr(0, kMaxMatchLine));
+    try {
+      return std::regex_search(l, *p.re);
+    } catch (const std::regex_error&) {
+      return false;  // complexity limits: no match rather than a crash
     }
-    if (hit) {
-      std::string s(line);
-      s.erase(0, s.find_first_not_of(" \t\r"));
-      s.erase(s.find_last_not_of(" \t\r") + 1);
-      if (s.size() > 200) s = s.substr(0, 197) + "...";
-      return s;
+  };
+  if (p.re && p.anchors.empty()) {  // a regex with no anchor: every line
+    for (size_t pos = 0; pos <= text.size();) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) end = text.size();
+      if (regex_hits(text.substr(pos, end - pos))) return trimmed_evidence(text.substr(pos, end - pos));
+      if (end == text.size()) break;
+      pos = end + 1;
     }
-    if (end == text.size()) break;
-    pos = end + 1;
+    return std::nullopt;
   }
-  return std::nullopt;
+  // The earliest matching line over every needle (a substring pattern has one: itself).
+  const std::vector<std::string> needles = p.re ? p.anchors : std::vector<std::string>{lower(p.text)};
+  size_t best_begin = std::string_view::npos, best_end = 0;
+  for (const std::string& needle : needles) {
+    for (size_t at = lowered.find(needle); at != std::string_view::npos && at < best_begin;) {
+      size_t begin = 0, end = 0;
+      line_at(at, begin, end);
+      if (!p.re || regex_hits(text.substr(begin, end - begin))) {
+        best_begin = begin;
+        best_end = end;
+        break;
+      }
+      at = end >= lowered.size() ? std::string_view::npos : lowered.find(needle, end + 1);
+    }
+  }
+  if (best_begin == std::string_view::npos) return std::nullopt;
+  return trimmed_evidence(text.substr(best_begin, best_end - best_begin));
 }
 
 }  // namespace

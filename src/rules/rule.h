@@ -72,7 +72,15 @@ struct escalation {
 struct text_pattern {
   std::string text;
   std::shared_ptr<const std::regex> re;  ///< null for a substring
+  /// Regex only: lower-case literals one of which every match contains (one per top-level
+  /// alternative); empty when some alternative has none, and then every line is tried.
+  std::vector<std::string> anchors;
 };
+
+/// For each top-level alternative of an ECMAScript regex, the longest literal (lower case, 2+
+/// characters) every match of it contains, read outside groups and classes. Empty when some
+/// alternative has no such literal. Used to skip lines before running the regex.
+std::vector<std::string> regex_anchors(std::string_view regex);
 
 struct rule {
   std::string id;                       ///< "GS-ENV-001"
