@@ -106,6 +106,61 @@ size_t conda_list(paste_scan& s, size_t i) {
   return j;
 }
 
+/// What pip itself says while installing: "Successfully installed torch-2.5.1 triton-3.1.0",
+/// "Requirement already satisfied: torch in ./venv/lib/python3.10/site-packages (2.5.1+cu124)",
+/// and wheel file names ("torch-2.5.1+rocm6.2-cp310-cp310-linux_x86_64.whl").
+bool pip_output(paste_scan& s, size_t i, const std::string& t) {
+  if (auto rest = after_label(t, "Successfully installed ")) {
+    for (std::string_view item : columns(*rest)) {
+      size_t dash = item.rfind('-');
+      if (dash == std::string_view::npos || !looks_like_version(item.substr(dash + 1))) continue;
+      propose_pkg(s, std::string(item.substr(0, dash)), std::string(item.substr(dash + 1)), i, "pip", weight::labelled);
+    }
+    s.kind("pip install");
+    return true;
+  }
+  if (auto rest = after_label(t, "Requirement already satisfied: ")) {
+    size_t sp = rest->find(' '), open = rest->rfind('('), close = rest->rfind(')');
+    if (sp != std::string::npos && open != std::string::npos && close > open) {
+      std::string name = rest->substr(0, sp), ver = rest->substr(open + 1, close - open - 1);
+      for (char stop : {'<', '>', '=', '!', '~', '['}) name = name.substr(0, name.find(stop));
+      if (looks_like_version(ver)) propose_pkg(s, name, ver, i, "pip", weight::labelled);
+    }
+    s.kind("pip install");
+    return true;
+  }
+  bool any = false;
+  for (size_t w = t.find(".whl"); w != std::string::npos; w = t.find(".whl", w + 4)) {
+    size_t b = t.find_last_of(" /\"'=(", w);
+    std::string file = t.substr(b == std::string::npos ? 0 : b + 1, w - (b == std::string::npos ? 0 : b + 1));
+    size_t d1 = file.find('-');
+    size_t d2 = d1 == std::string::npos ? d1 : file.find('-', d1 + 1);
+    if (d2 == std::string::npos) continue;
+    std::string ver = file.substr(d1 + 1, d2 - d1 - 1);
+    if (!looks_like_version(ver)) continue;
+    // %2B in a URL is the '+' of a local version label.
+    for (size_t p = ver.find("%2B"); p != std::string::npos; p = ver.find("%2B")) ver.replace(p, 3, "+");
+    propose_pkg(s, file.substr(0, d1), ver, i, "text", weight::prose);
+    any = true;
+  }
+  return any;
+}
+
+/// `python -c "import torch; print(torch.__version__, torch.version.hip)"` and its output on
+/// the next line: "2.5.1+rocm6.2 6.2.41133-dd7f95766".
+void printed_versions(paste_scan& s, size_t i) {
+  const std::string& l = s.lines[i];
+  if (l.find("torch.__version__") == std::string::npos || i + 1 >= s.lines.size()) return;
+  std::vector<std::string_view> out = columns(s.lines[i + 1]);
+  if (out.empty() || !looks_like_version(out[0])) return;
+  propose_pkg(s, "torch", std::string(out[0]), i + 1, "text", weight::labelled);
+  size_t hip = l.find("torch.version.hip"), cuda = l.find("torch.version.cuda");
+  if (out.size() >= 2 && looks_like_version(out[1])) {
+    if (hip != std::string::npos && (cuda == std::string::npos || hip < cuda)) s.propose("torch.hip", std::string(out[1]), i + 1, "text", weight::labelled);
+    else if (cuda != std::string::npos) s.propose("torch.cuda", std::string(out[1]), i + 1, "text", weight::labelled);
+  }
+}
+
 /// A `conda list` row without the header (`conda list | grep torch`): "pytorch  2.1.0
 /// py3.10_cuda12.1_cudnn8.9.2_0  pytorch": name, version, a build string with '_' or a hash.
 bool conda_row(paste_scan& s, size_t i, std::string_view t) {
@@ -176,7 +231,8 @@ void scan_packages(paste_scan& s) {
       continue;
     }
     if (t.rfind("[conda] ", 0) == 0) {
-      std::vector<std::string_view> c = columns(t.substr(8));
+      const std::string row = t.substr(8);  // columns() views into it: it must outlive them
+      std::vector<std::string_view> c = columns(row);
       if (c.size() >= 2 && std::isdigit(static_cast<unsigned char>(c[1][0])))
         propose_pkg(s, std::string(c[0]), std::string(c[1]), i, "collect_env", weight::tool_output);
       continue;
@@ -186,6 +242,8 @@ void scan_packages(paste_scan& s) {
       continue;
     }
     if (conda_row(s, i, t)) continue;
+    printed_versions(s, i);
+    if (pip_output(s, i, t)) continue;
     // "ROCM used to build PyTorch: 6.2.41133" names torch but gives HIP's version.
     if (lower_copy(l).find("used to build") != std::string::npos) continue;
     mentions(s, i, l);

@@ -68,11 +68,18 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
       note_torch_build(s, *v, i, k, weight::tool_output);
     }
   } else if (auto v = after_label(l, "CUDA used to build PyTorch:")) {
-    s.torch_build_seen = true;
-    if (!unknown_value(*v)) s.propose("torch.cuda", *v, i, k, weight::tool_output);
+    // "None": torch imported and has no CUDA (a CPU or ROCm build); "N/A" / "Could not collect":
+    // torch did not import, which says nothing about its build.
+    if (lower_copy(*v) == "none") s.torch_build_seen = true;
+    if (!unknown_value(*v)) {
+      s.torch_build_seen = true;
+      s.propose("torch.cuda", *v, i, k, weight::tool_output);
+    }
   } else if (auto v = after_label(l, "ROCM used to build PyTorch:")) {
-    s.torch_build_seen = true;
-    if (!unknown_value(*v)) s.propose("torch.hip", hip_version_of(*v), i, k, weight::tool_output);
+    if (!unknown_value(*v)) {
+      s.torch_build_seen = true;
+      s.propose("torch.hip", hip_version_of(*v), i, k, weight::tool_output);
+    }
   } else if (auto v = after_label(l, "OS:")) {
     s.propose("host.os_pretty", *v, i, k, weight::tool_output);
   } else if (auto v = after_label(l, "Python version:")) {

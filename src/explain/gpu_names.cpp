@@ -102,7 +102,9 @@ std::vector<gpu_name_hit> find_gpu_names(std::string_view line) {
   std::vector<std::pair<size_t, size_t>> taken;
   for (const spelling& s : names_table().names) {
     for (size_t from = 0;;) {
-      auto [b, e] = find_words(lower, s.words, from);
+      // Plain variables, not a structured binding: clang before 16 cannot capture those in a lambda.
+      const std::pair<size_t, size_t> hit = find_words(lower, s.words, from);
+      const size_t b = hit.first, e = hit.second;
       if (b == std::string_view::npos) break;
       from = b + 1;
       bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto r) { return b < r.second && r.first < e; });

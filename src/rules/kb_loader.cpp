@@ -267,7 +267,7 @@ bool load_match_text(const toml::node& n, std::string_view key, kb_parse_ctx& ct
 void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<std::string, source_pos>& ids) {
   const toml::source_region& where = t.source();
   bool ok = check_keys(t, {"id", "severity", "title", "evidence", "remediation", "refs", "why", "when", "unless",
-                           "escalate", "match_text", "match_requires", "match_excludes", "facts_alone"}, "[[rule]]", ctx);
+                           "escalate", "match_text", "match_requires", "match_excludes", "facts_alone", "when_shown"}, "[[rule]]", ctx);
   rule r;
   r.pos = ctx.pos(where);
   if (const std::string* id = get_string(t, "id", true, where, ctx, ok)) {
@@ -307,6 +307,13 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
   }
   if (const toml::node* w = t.get("when")) ok = parse_conditions(*w, ctx, r.when) && ok;
   if (const toml::node* u = t.get("unless")) ok = parse_conditions(*u, ctx, r.unless) && ok;
+  if (const toml::node* w = t.get("when_shown")) {
+    ok = parse_conditions(*w, ctx, r.when_shown) && ok;
+    if (!t.get("match_text")) {
+      ctx.error(w->source(), "'when_shown' narrows 'match_text': the rule has none (use 'when')");
+      ok = false;
+    }
+  }
   if (const toml::node* m = t.get("match_text")) ok = load_match_text(*m, "match_text", ctx, r.match_text) && ok;
   if (const toml::node* m = t.get("match_requires"))
     ok = load_match_text(*m, "match_requires", ctx, r.match_requires) && ok;
@@ -364,7 +371,7 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
       }
     }
   }
-  r.scopes |= scopes_of(r.when, out) | scopes_of(r.unless, out);
+  r.scopes |= scopes_of(r.when, out) | scopes_of(r.unless, out) | scopes_of(r.when_shown, out);
   if (ok) out.rules.push_back(std::move(r));
 }
 

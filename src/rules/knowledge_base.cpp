@@ -235,6 +235,7 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
       std::vector<std::string> unknown;
       truth when = conditions_truth(r.when, ctx, &unknown);
       if (when == truth::no) return;
+      if (!r.when_shown.empty() && conditions_truth(r.when_shown, ctx) != truth::yes) return;
       if (!r.unless.empty() && conditions_truth(r.unless, ctx) == truth::yes) return;
       finding f = make_finding(r, ctx);
       f.evidence = when == truth::yes && !r.when.empty() ? f.evidence + "; " + matched : matched;

@@ -91,6 +91,9 @@ struct rule {
   std::string why;                      ///< the longer explanation that docs/findings.md shows
   std::vector<condition> when;          ///< all must hold; empty: the rule only matches error text
   std::vector<condition> unless;        ///< the rule is silent when all of these hold
+  /// Text rules: conditions the facts must show to hold for the text to count (an unknown fact
+  /// silences the rule, where `when` lets it stand): for messages with several causes.
+  std::vector<condition> when_shown;
   std::vector<escalation> escalate;     ///< first whose conditions hold sets the severity
   std::vector<text_pattern> match_text;      ///< any one matching a line makes the rule a candidate
   std::vector<text_pattern> match_requires;  ///< each must also match some line of the text

@@ -120,6 +120,34 @@ TEST(PasteRead, PackagesFromListsAndProse) {
   EXPECT_TRUE(has_kind(c, "conda list"));
 }
 
+TEST(PasteRead, CollectEnvCondaRowsAndATorchThatDidNotImport) {
+  // A column-aligned [conda] row once read through a dangling view (found by the held-out run).
+  paste_reading r = read_paste("[conda] pytorch                   2.1.0           py3.10_cuda12.1_cudnn8.9.2_0    pytorch\n"
+                               "[conda] torchvision               0.16.0               py310_cu121    pytorch\n");
+  EXPECT_EQ(facts_of(r)["pkg.torch"], "2.1.0");
+  EXPECT_EQ(facts_of(r)["pkg.torchvision"], "0.16.0");
+  // "N/A" everywhere: torch failed to import, which is not a CPU build (GS-TORCH-001 must not fire).
+  paste_reading na = read_paste("PyTorch version: N/A\nCUDA used to build PyTorch: N/A\nROCM used to build PyTorch: N/A\n"
+                                "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090\ntorch==2.6.0\n");
+  EXPECT_FALSE(na.facts.python.torch_build_known);
+  paste_reading cpu = read_paste("PyTorch version: 2.6.0+cpu\nCUDA used to build PyTorch: None\nROCM used to build PyTorch: N/A\n");
+  EXPECT_TRUE(cpu.facts.python.torch_build_known);
+}
+
+TEST(PasteRead, WhatPipSaysWhileInstalling) {
+  paste_reading r = read_paste(
+      "Successfully installed bitsandbytes-0.45.0 triton-3.1.0\n"
+      "Requirement already satisfied: torch>=2.0 in ./venv/lib/python3.10/site-packages (2.5.1+cu124)\n"
+      "Downloading https://download.pytorch.org/whl/rocm6.2/torchvision-0.20.1%2Brocm6.2-cp310-cp310-linux_x86_64.whl\n"
+      "$ python -c 'import torch; print(torch.__version__, torch.version.hip)'\n2.5.1+rocm6.2 6.2.41133-dd7f95766\n");
+  auto f = facts_of(r);
+  EXPECT_EQ(f["pkg.bitsandbytes"], "0.45.0");
+  EXPECT_EQ(f["pkg.triton"], "3.1.0");
+  EXPECT_EQ(f["pkg.torchvision"], "0.20.1+rocm6.2");
+  EXPECT_EQ(f["torch.hip"], "6.2");
+  EXPECT_TRUE(f["pkg.torch"] == "2.5.1+cu124" || f["pkg.torch"] == "2.5.1+rocm6.2") << f["pkg.torch"];
+}
+
 TEST(PasteRead, EnvironmentShapes) {
   paste_reading r = read_paste(
       "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nset CUDA_VISIBLE_DEVICES=1\n$env:PYTORCH_CUDA_ALLOC_CONF=\"expandable_segments:True\"\n"
