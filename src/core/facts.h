@@ -149,6 +149,7 @@ struct facts_coverage {
   bool env_complete = false;       ///< the paste holds a whole environment dump
   bool packages_complete = false;  ///< the paste holds a whole package list
   bool gpus_complete = false;      ///< the paste holds a tool's list of the GPUs (rocminfo, nvidia-smi)
+  bool devices_listed = false;     ///< the paste holds `ls -l` of the GPU device nodes
 };
 
 /// Everything `check` knows. Detectors fill it; rules and reports only read it.

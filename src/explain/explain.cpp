@@ -3,6 +3,7 @@
 #include "explain/explain.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -28,6 +29,24 @@ std::string domain_of(std::string_view key) {
   if (key.rfind("nvidia.", 0) == 0 || key.rfind("cuda.", 0) == 0) return "nvidia";
   if (key.rfind("host.", 0) == 0) return "host";
   return "machine";
+}
+
+/// The VAR=VALUE settings a fix asks for that the paste shows already set to that value.
+std::vector<std::string> already_applied(const std::string& fix, const machine_facts& facts) {
+  std::vector<std::string> out;
+  std::string code = fix.substr(0, fix.find("  #"));  // the command, not its comment
+  for (size_t eq = code.find('='); eq != std::string::npos; eq = code.find('=', eq + 1)) {
+    size_t b = eq;
+    while (b > 0 && (std::isupper(static_cast<unsigned char>(code[b - 1])) || std::isdigit(static_cast<unsigned char>(code[b - 1])) ||
+                     code[b - 1] == '_'))
+      --b;
+    if (b == eq || (b > 0 && std::isalnum(static_cast<unsigned char>(code[b - 1])))) continue;
+    size_t e = code.find_first_of(" ;&|'\"", eq + 1);
+    std::string var = code.substr(b, eq - b), value = code.substr(eq + 1, e == std::string::npos ? std::string::npos : e - eq - 1);
+    auto it = facts.env.find(var);
+    if (!value.empty() && it != facts.env.end() && it->second == value) out.push_back(var + "=" + value);
+  }
+  return out;
 }
 
 }  // namespace
@@ -74,6 +93,10 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
       if (std::find(out.undecided.begin(), out.undecided.end(), sentence) == out.undecided.end()) out.undecided.push_back(sentence);
     }
   for (const std::string& a : out.reading.ambiguities) out.undecided.push_back("the paste says this two ways: " + a);
+  for (const finding& f : out.findings)
+    for (const std::string& applied : already_applied(f.remediation, facts))
+      out.undecided.push_back(f.id + ": its fix (" + applied +
+                              ") is already set in the paste; if it still fails, it did not reach the process or the cause is elsewhere");
 
   for (const std::string& l : out.reading.lines)
     if (error_like(l)) {

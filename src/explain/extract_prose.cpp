@@ -128,7 +128,8 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       {"windows 11", "windows"}, {"windows 10", "windows"}};
   // A compiler's banner names the distro that built it ("GCC version: (Ubuntu 13.3.0-6ubuntu2)").
   bool toolchain = lower.find("gcc") != std::string::npos || lower.find("clang") != std::string::npos ||
-                   lower.find("libc") != std::string::npos;
+                   lower.find("libc") != std::string::npos || lower.find("cc (") != std::string::npos ||
+                   lower.find("g++") != std::string::npos || lower.find("c++") != std::string::npos;
   for (auto [name, id] : toolchain ? std::span<const std::pair<std::string_view, std::string_view>>{}
                                    : std::span<const std::pair<std::string_view, std::string_view>>{distros}) {
     size_t p = lower.find(name);

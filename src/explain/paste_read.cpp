@@ -122,6 +122,10 @@ void assemble(paste_scan& s, paste_reading& out) {
   f.coverage.env_complete = s.env_dump;
   f.coverage.packages_complete = s.package_list;
   f.coverage.gpus_complete = s.gpu_list;
+  f.coverage.devices_listed = !s.devices.empty();
+  f.access = s.devices;
+  for (const device_access& d : s.devices)
+    out.facts_read.push_back({"dev.group", d.path + ": " + d.group + (d.error.empty() ? "" : ", " + d.error), 0, "ls -l"});
 
   // One winner per key: the heaviest, the first on a tie. Different values at the winning
   // weight are an ambiguity the user is told about, not silently resolved.
@@ -334,7 +338,7 @@ paste_reading read_paste(std::string_view text) {
   text = text.substr(0, kMaxPasteBytes);
   paste_reading out;
   out.lines = normalise_paste(text);
-  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}};
+  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}, {}};
   for (const std::string& l : out.lines) {
     std::string_view t(l);
     if (t.rfind("### ", 0) == 0 || t.find("<details>") != std::string_view::npos) {
@@ -348,6 +352,7 @@ paste_reading read_paste(std::string_view text) {
   scan_packages(s);
   scan_env(s);
   scan_prose(s);
+  scan_device_listing(s);
   detect_text_kinds(s);
   assemble(s, out);
   out.kinds = s.kinds;

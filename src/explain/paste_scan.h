@@ -30,6 +30,7 @@ struct paste_scan {
   std::vector<std::string> kinds;
   bool env_dump = false, package_list = false, gpu_list = false;
   bool torch_build_seen = false;
+  std::vector<device_access> devices;  // from `ls -l /dev/kfd /dev/dri/*`
   std::string extra_error_text;    // failed probes of a pasted gpustack report
 
   void propose(std::string key, std::string value, size_t index, std::string_view from, int w);
@@ -41,6 +42,7 @@ void scan_tool_outputs(paste_scan& s);   // collect_env, transformers env, rocmi
 void scan_packages(paste_scan& s);       // pip list/freeze, uv, conda, [pip3] lines, "torch 2.5.1" mentions
 void scan_env(paste_scan& s);            // env dumps, export/set/ENV lines, KEY=VALUE, os.environ[...]
 void scan_prose(paste_scan& s);          // GPU names and gfx/sm tokens, OS, kernel, ROCm/CUDA/driver, RAM, Python
+void scan_device_listing(paste_scan& s); // `ls -l` of /dev/kfd, /dev/dri/renderD*, /dev/nvidia*
 /// A gpustack JSON report in `text`; true when one was found and read.
 bool scan_gpustack_report(std::string_view text, paste_scan& s);
 

@@ -378,13 +378,14 @@ bool fact_is_unknown(std::string_view key, const fact_context& c, bool is_set) {
   // What a paste can never show: these are computed over the whole machine, so the value a
   // partial fact set gives them (0 GPUs, no device nodes, no masks) would be a guess.
   static constexpr std::string_view machine_only[] = {
-      "dev.", "issue.", "mask.", "amdgpu.", "rocm.installs", "python.found", "python.interpreter",
+      "issue.", "mask.", "amdgpu.", "rocm.installs", "python.found", "python.interpreter",
       "python.env_kind", "hip.runtime_source", "gpu.libs_", "gpu.kfd_node", "gpu.index", "gpu.gfx_target_version",
       "gpu.source", "host.in_container"};
   for (std::string_view prefix : machine_only)
     if (key.rfind(prefix, 0) == 0) return true;
   const facts_coverage& cov = c.facts->coverage;
   if (key.rfind("gpus.", 0) == 0) return !cov.gpus_complete;  // counts: known only from a tool's whole list
+  if (key.rfind("dev.", 0) == 0) return !cov.devices_listed;  // device nodes: only from an `ls -l` of them
   if (is_set) return false;
   if (key.rfind("env.", 0) == 0 || key.rfind("alloc.", 0) == 0) return !cov.env_complete;
   if (key.rfind("pkg.", 0) == 0) return !cov.packages_complete;

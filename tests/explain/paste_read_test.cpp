@@ -236,6 +236,33 @@ TEST(PastedFacts, AnErrorSignatureTheFactsRuleOutIsSilent) {
   EXPECT_FALSE(r.next_step.empty());
 }
 
+TEST(PasteRead, DeviceNodeListingsGiveTheHostRulesTheirFacts) {
+  // ls -l of a root:root 0600 /dev/kfd next to rocminfo's refusal: GS-HOST-020 (a udev rule), and
+  // never GS-HOST-001 (join the owning group, which would be root).
+  explain_result r = explain_text("crw------- 1 root root 235, 0 Dec  3 09:00 /dev/kfd\n"
+                                  "crw-rw---- 1 root render 226, 128 Dec  3 09:00 /dev/dri/renderD128\n"
+                                  "Unable to open /dev/kfd read-write: Permission denied\n",
+                                  builtin_knowledge_base());
+  ASSERT_EQ(r.reading.facts.access.size(), 2u);
+  EXPECT_EQ(r.reading.facts.access[0].error, "EACCES");
+  EXPECT_EQ(r.reading.facts.access[1].group, "render");
+  auto has = [&](const char* id) { return std::any_of(r.findings.begin(), r.findings.end(), [&](const finding& f) { return f.id == id; }); };
+  EXPECT_TRUE(has("GS-HOST-020"));
+  EXPECT_FALSE(has("GS-HOST-001"));
+}
+
+TEST(Explain, AFixThePasteAlreadyAppliedIsSaid) {
+  explain_result r = explain_text("export HSA_OVERRIDE_GFX_VERSION=10.3.0\nRX 6700 XT\n"
+                                  "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n",
+                                  builtin_knowledge_base());
+  bool said = std::any_of(r.undecided.begin(), r.undecided.end(),
+                          [](const std::string& u) { return u.find("HSA_OVERRIDE_GFX_VERSION=10.3.0) is already set") != std::string::npos; });
+  bool fired = std::any_of(r.findings.begin(), r.findings.end(), [](const finding& f) {
+    return f.remediation.find("HSA_OVERRIDE_GFX_VERSION=10.3.0") != std::string::npos;
+  });
+  EXPECT_EQ(said, fired) << "a finding that asks for the setting the paste shows must say it is there already";
+}
+
 TEST(Explain, NothingMatchedSaysSoAndWhatToPaste) {
   explain_result r = explain_text("ValueError: my own bug in line 3\n", builtin_knowledge_base());
   EXPECT_TRUE(r.findings.empty());
