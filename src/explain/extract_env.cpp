@@ -79,7 +79,8 @@ void assignments(paste_scan& s, size_t i, std::string_view t, bool whole_line_ke
 bool advice_line(std::string_view lower) {
   for (std::string_view w : {"consider passing", "consider setting", "enable it with", "to enable", "try setting",
                              "you can set", "please set", "can be set", "by setting", "if you want", "you may set",
-                             "you can try", "recommended to set", "should set", "must set", "compile with", "to avoid"})
+                             "you can try", "recommended to set", "should set", "must set", "compile with", "to avoid", "run with",
+                             "rerun with", "re-run with", "for details", "for more information"})
     if (lower.find(w) != std::string_view::npos) return true;
   return false;
 }

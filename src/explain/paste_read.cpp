@@ -64,7 +64,17 @@ std::string strip_bold_labels(std::string s) {
   return s;
 }
 
-bool is_fence(std::string_view t) { return t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0; }
+/// A fence line opens or closes a block ("```", "```python"); "```text```" on one line is inline
+/// code whose text stays (strip_inline_fences).
+bool is_fence(std::string_view t) {
+  if (t.rfind("```", 0) != 0 && t.rfind("~~~", 0) != 0) return false;
+  return t.find(t.substr(0, 3), 3) == std::string_view::npos;
+}
+
+std::string strip_inline_fences(std::string s) {
+  for (size_t p = s.find("```"); p != std::string::npos; p = s.find("```", p)) s.erase(p, 3);
+  return s;
+}
 
 int best_weight_index(const paste_scan& s, const std::string& key, size_t& best) {
   int w = -1;
@@ -327,7 +337,8 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     size_t q = 0;
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
-    if (!is_fence(trim_copy(l))) lines.push_back(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))));
+    if (!is_fence(trim_copy(l)))
+      lines.push_back(strip_inline_fences(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l))))));
     if (end == text.size()) break;
     pos = end + 1;
   }

@@ -29,6 +29,8 @@ TEST(PasteText, MarkdownAndHtmlLayoutGoTracebackWordsStay) {
   std::vector<std::string> want = {"### Describe the bug", "Log", "", "  File \"x.py\", line 1, in <module>", "",
                                    "quoted <b>", "RuntimeError: boom", ""};
   EXPECT_EQ(l, want);
+  EXPECT_EQ(normalise_paste("it fails with ```RuntimeError: boom``` here"), (std::vector<std::string>{"it fails with RuntimeError: boom here"}))
+      << "inline code on one line is text, not a fence";
 }
 
 TEST(GpuNames, LongestSpellingWinsAndDigitsDoNotRunOn) {

@@ -246,6 +246,16 @@ const std::vector<rule_case>& cases() {
       {"GS-TORCH-016", [] { return nv_pkg("torchvision", "0.27.0"); }, [] { return nv_pkg("torchvision", "0.26.0"); }},
       {"GS-TRITON-014", [] { return h200(); }, [] { return h200(); }, std::nullopt, "AssertionError: libcuda.so cannot found!",
        "AssertionError: libcuda.so cannot found!\nPlease create a symlink of libcuda.so to any of the files."},
+      {"GS-MEM-021", [] { return h200(); }, [] { return h200(); }, std::nullopt,
+       "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.64 GiB of which "
+       "1.02 GiB is free. Process 4242 has 14.50 GiB memory in use. Including non-PyTorch memory, this process has 8.10 GiB memory in use.",
+       "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.64 GiB of which "
+       "1.02 GiB is free. Including non-PyTorch memory, this process has 22.10 GiB memory in use."},
+      {"GS-LLAMA-012", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
+       "ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected",
+       "ggml_cuda_init: found 1 ROCm devices:"},
+      {"GS-APP-014", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
+       "msg=\"permission problems block access to the GPU: kfd driver not loaded\"", "msg=\"inference compute\" id=0 library=rocm"},
       {"GS-ROCM-002", [] { return with_rocm(r9700(), "7.2.0"); }, [] { return with_rocm(r9700(), "6.4.3"); }},
       {"GS-TORCH-001", [] { return torch_build(r9700(), "", ""); }, [] { return r9700(); }, severity::fail},
       {"GS-TORCH-002", [] { return torch_build(r9700(), "", "13.0"); }, [] { return h200(); }},
