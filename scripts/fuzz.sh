@@ -14,7 +14,7 @@ for bin in "$BUILD_DIR"/fuzz/*_fuzz; do
   seeds=()
   [ -d "fuzz/seeds/$name" ] && seeds=("fuzz/seeds/$name")
   # The pasted-text reader also starts from every real capture and every real report we hold.
-  [ "$name" = paste_fuzz ] && seeds+=(tests/fixtures/paste tests/corpus/cases/amd tests/corpus/cases/nvidia-torch)
+  [ "$name" = paste_fuzz ] && seeds+=(tests/fixtures/paste tests/corpus/cases/amd tests/corpus/cases/nvidia-torch reports/examples)
   echo "fuzz: $name for ${SECONDS_EACH}s"
   "$bin" -max_total_time="$SECONDS_EACH" -max_len=65536 -print_final_stats=1 "$corpus" "${seeds[@]}" \
     > "$BUILD_DIR/$name.log" 2>&1 || { tail -50 "$BUILD_DIR/$name.log"; exit 1; }
