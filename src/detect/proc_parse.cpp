@@ -111,15 +111,7 @@ std::vector<swap_entry> parse_swaps(std::string_view text) {
       first = false;
       if (line.starts_with("Filename")) continue;
     }
-    std::vector<std::string_view> f;
-    size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-      size_t j = i;
-      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-      if (j > i) f.push_back(line.substr(i, j - i));
-      i = j;
-    }
+    std::vector<std::string_view> f = scan::fields(line);
     if (f.size() < 4) continue;
     auto size = scan::parse_u64(f[2]), used = scan::parse_u64(f[3]);
     if (!size || !used || *size > (UINT64_MAX >> 10) || *used > (UINT64_MAX >> 10)) continue;

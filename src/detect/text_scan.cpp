@@ -13,6 +13,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::vector<std::string_view> fields(std::string_view line) {
+  std::vector<std::string_view> f;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) f.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return f;
+}
+
 std::vector<std::string_view> lines(std::string_view text) {
   std::vector<std::string_view> out;
   while (!text.empty()) {

@@ -13,6 +13,9 @@ namespace gs::scan {
 /// `s` without leading and trailing spaces, tabs, CR and LF.
 std::string_view trim(std::string_view s);
 
+/// Whitespace-separated fields of one line (spaces and tabs; runs count once). Views into `line`.
+std::vector<std::string_view> fields(std::string_view line);
+
 /// Lines of `text` without their '\n' (a final line without '\n' is included).
 std::vector<std::string_view> lines(std::string_view text);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "detect/text_scan.h"
 #include "explain/paste_scan.h"
 #include "python/pep503.h"
 
@@ -54,29 +55,16 @@ bool freeze_line(paste_scan& s, size_t i, std::string_view t, std::string_view f
   return true;
 }
 
-/// Whitespace-separated columns.
-std::vector<std::string_view> columns(std::string_view t) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < t.size()) {
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-    size_t b = i;
-    while (i < t.size() && t[i] != ' ' && t[i] != '\t') ++i;
-    if (i > b) out.push_back(t.substr(b, i - b));
-  }
-  return out;
-}
-
 /// "Package    Version" then "---------- -------" then rows (pip list, uv pip list).
 size_t pip_table(paste_scan& s, size_t i) {
-  std::vector<std::string_view> head = columns(s.lines[i]);
+  std::vector<std::string_view> head = scan::fields(s.lines[i]);
   if (head.size() < 2 || lower_copy(head[0]) != "package" || lower_copy(head[1]) != "version") return i;
   size_t j = i + 1;
   if (j < s.lines.size() && s.lines[j].find("---") != std::string::npos) ++j;
   size_t rows = 0;
   bool saw_pip = false;
   for (; j < s.lines.size(); ++j) {
-    std::vector<std::string_view> c = columns(s.lines[j]);
+    std::vector<std::string_view> c = scan::fields(s.lines[j]);
     if (c.size() < 2 || !std::all_of(c[0].begin(), c[0].end(), name_char) || !std::isdigit(static_cast<unsigned char>(c[1][0])))
       break;
     propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "pip list", weight::tool_output);
@@ -99,7 +87,7 @@ size_t conda_list(paste_scan& s, size_t i) {
   for (; j < s.lines.size(); ++j) {
     std::string t = trim_copy(s.lines[j]);
     if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string_view> c = columns(t);
+    std::vector<std::string_view> c = scan::fields(t);
     if (c.size() < 2 || !std::isdigit(static_cast<unsigned char>(c[1][0]))) break;
     propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "conda list", weight::tool_output);
   }
@@ -111,7 +99,7 @@ size_t conda_list(paste_scan& s, size_t i) {
 /// and wheel file names ("torch-2.5.1+rocm6.2-cp310-cp310-linux_x86_64.whl").
 bool pip_output(paste_scan& s, size_t i, const std::string& t) {
   if (auto rest = after_label(t, "Successfully installed ")) {
-    for (std::string_view item : columns(*rest)) {
+    for (std::string_view item : scan::fields(*rest)) {
       size_t dash = item.rfind('-');
       if (dash == std::string_view::npos || !looks_like_version(item.substr(dash + 1))) continue;
       propose_pkg(s, std::string(item.substr(0, dash)), std::string(item.substr(dash + 1)), i, "pip", weight::labelled);
@@ -151,7 +139,7 @@ bool pip_output(paste_scan& s, size_t i, const std::string& t) {
 void printed_versions(paste_scan& s, size_t i) {
   const std::string& l = s.lines[i];
   if (l.find("torch.__version__") == std::string::npos || i + 1 >= s.lines.size()) return;
-  std::vector<std::string_view> out = columns(s.lines[i + 1]);
+  std::vector<std::string_view> out = scan::fields(s.lines[i + 1]);
   if (out.empty() || !looks_like_version(out[0])) return;
   propose_pkg(s, "torch", std::string(out[0]), i + 1, "text", weight::labelled);
   size_t hip = l.find("torch.version.hip"), cuda = l.find("torch.version.cuda");
@@ -164,7 +152,7 @@ void printed_versions(paste_scan& s, size_t i) {
 /// A `conda list` row without the header (`conda list | grep torch`): "pytorch  2.1.0
 /// py3.10_cuda12.1_cudnn8.9.2_0  pytorch": name, version, a build string with '_' or a hash.
 bool conda_row(paste_scan& s, size_t i, std::string_view t) {
-  std::vector<std::string_view> c = columns(t);
+  std::vector<std::string_view> c = scan::fields(t);
   if (c.size() < 3 || c.size() > 4 || !std::all_of(c[0].begin(), c[0].end(), name_char) || !looks_like_version(c[1])) return false;
   std::string_view build = c[2];
   bool conda_build = build.find('_') != std::string_view::npos || (build.size() >= 7 && build[0] == 'h') ||
@@ -231,8 +219,8 @@ void scan_packages(paste_scan& s) {
       continue;
     }
     if (t.rfind("[conda] ", 0) == 0) {
-      const std::string row = t.substr(8);  // columns() views into it: it must outlive them
-      std::vector<std::string_view> c = columns(row);
+      const std::string row = t.substr(8);  // scan::fields() views into it: it must outlive them
+      std::vector<std::string_view> c = scan::fields(row);
       if (c.size() >= 2 && std::isdigit(static_cast<unsigned char>(c[1][0])))
         propose_pkg(s, std::string(c[0]), std::string(c[1]), i, "collect_env", weight::tool_output);
       continue;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "detect/gpu_tables.h"
+#include "detect/text_scan.h"
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
 #include "python/pep503.h"
@@ -243,12 +244,7 @@ void assemble(paste_scan& s, paste_reading& out) {
 
 }  // namespace
 
-std::string trim_copy(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
+std::string trim_copy(std::string_view s) { return std::string(scan::trim(s)); }
 
 std::string lower_copy(std::string_view s) {
   std::string out(s);
