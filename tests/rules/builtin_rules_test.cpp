@@ -256,6 +256,10 @@ const std::vector<rule_case>& cases() {
        "ggml_cuda_init: found 1 ROCm devices:"},
       {"GS-APP-014", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
        "msg=\"permission problems block access to the GPU: kfd driver not loaded\"", "msg=\"inference compute\" id=0 library=rocm"},
+      {"GS-TORCH-021", [] { return h200(); }, [] { return h200(); }, std::nullopt,
+       "Found GPU0 Tesla K40m which is of cuda capability 3.5. PyTorch no longer supports this GPU because it is too old. "
+       "The minimum cuda capability supported by this library is 3.7.",
+       "Found GPU0 Tesla K80 which is of cuda capability 3.7."},
       {"GS-ROCM-002", [] { return with_rocm(r9700(), "7.2.0"); }, [] { return with_rocm(r9700(), "6.4.3"); }},
       {"GS-TORCH-001", [] { return torch_build(r9700(), "", ""); }, [] { return r9700(); }, severity::fail},
       {"GS-TORCH-002", [] { return torch_build(r9700(), "", "13.0"); }, [] { return h200(); }},
