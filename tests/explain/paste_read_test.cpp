@@ -265,6 +265,15 @@ TEST(Explain, AFixThePasteAlreadyAppliedIsSaid) {
   EXPECT_EQ(said, fired) << "a finding that asks for the setting the paste shows must say it is there already";
 }
 
+TEST(Explain, AnIntegratedGpuNamedByRocblasIsTheIgpuFinding) {
+  // A held-out report: an RX 6800 XT beside a Ryzen iGPU, rocBLAS naming the iGPU's gfx1036.
+  // The fix is hiding the iGPU (GS-HIP-005), not a build with kernels for it.
+  explain_result r = explain_text("I have a 6800XT and a Ryzen 7950X.\nrocBLAS error: Cannot read "
+                                  "/opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1036\n",
+                                  builtin_knowledge_base());
+  EXPECT_TRUE(std::any_of(r.findings.begin(), r.findings.end(), [](const finding& f) { return f.id == "GS-HIP-005"; }));
+}
+
 TEST(Explain, NothingMatchedSaysSoAndWhatToPaste) {
   explain_result r = explain_text("ValueError: my own bug in line 3\n", builtin_knowledge_base());
   EXPECT_TRUE(r.findings.empty());
