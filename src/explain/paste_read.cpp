@@ -77,16 +77,6 @@ std::string strip_inline_fences(std::string s) {
   return s;
 }
 
-int best_weight_index(const paste_scan& s, const std::string& key, size_t& best) {
-  int w = -1;
-  for (size_t i = 0; i < s.facts.size(); ++i)
-    if (s.facts[i].key == key && s.weights[i] > w) {
-      w = s.weights[i];
-      best = i;
-    }
-  return w;
-}
-
 /// "[   12.345678] amdgpu ..." (dmesg) or "... kernel: ..." (journalctl).
 bool kernel_log_line(std::string_view t) {
   size_t b = t.find_first_not_of(' ');
@@ -140,21 +130,26 @@ void assemble(paste_scan& s, paste_reading& out) {
 
   // One winner per key: the heaviest, the first on a tie. Different values at the winning
   // weight are an ambiguity the user is told about, not silently resolved.
+  // Two passes over the proposals, not one per key: a long log can propose thousands.
   std::map<std::string, size_t> winner;
   for (size_t i = 0; i < s.facts.size(); ++i) {
-    size_t best = i;
-    best_weight_index(s, s.facts[i].key, best);
-    winner.emplace(s.facts[i].key, best);
+    auto [it, fresh] = winner.emplace(s.facts[i].key, i);
+    if (!fresh && s.weights[i] > s.weights[it->second]) it->second = i;
+  }
+  std::map<std::string, size_t> conflict;  // key -> the first other reading at the winner's weight
+  for (size_t j = 0; j < s.facts.size(); ++j) {
+    size_t i = winner.at(s.facts[j].key);
+    if (j != i && s.weights[j] == s.weights[i] && !same_reading(s.facts[j].value, s.facts[i].value) &&
+        s.facts[j].key.rfind("env.", 0) != 0)
+      conflict.emplace(s.facts[j].key, j);
   }
   for (const auto& [key, i] : winner) {
     const pasted_fact& p = s.facts[i];
-    for (size_t j = 0; j < s.facts.size(); ++j)
-      if (j != i && s.facts[j].key == key && s.weights[j] == s.weights[i] && !same_reading(s.facts[j].value, p.value) &&
-          key.rfind("env.", 0) != 0) {
-        out.ambiguities.push_back(key + ": " + p.value + " (line " + std::to_string(p.line) + ") or " + s.facts[j].value +
-                                  " (line " + std::to_string(s.facts[j].line) + ")");
-        break;
-      }
+    if (auto c = conflict.find(key); c != conflict.end()) {
+      const pasted_fact& q = s.facts[c->second];
+      out.ambiguities.push_back(key + ": " + p.value + " (line " + std::to_string(p.line) + ") or " + q.value + " (line " +
+                                std::to_string(q.line) + ")");
+    }
     out.facts_read.push_back(p);
     if (key == "torch.hip") out.facts_read.back().value = hip_major_minor(p.value);
     const std::string& v = p.value;
