@@ -17,15 +17,6 @@ bool unknown_value(std::string_view v) {
          l == "no cuda" || l == "no hip" || l == "nan";
 }
 
-/// "6.2.41133-dd7f95766" -> "6.2": collect_env and torch.version.hip print HIP's build number.
-std::string hip_version_of(const std::string& v) {
-  size_t dot = v.find('.');
-  if (dot == std::string::npos) return v;
-  size_t end = dot + 1;
-  while (end < v.size() && std::isdigit(static_cast<unsigned char>(v[end]))) ++end;
-  return v.substr(0, end);
-}
-
 void propose_gpu(paste_scan& s, std::string arch, std::string name, size_t i, std::string_view from, int w) {
   if (arch.empty()) {
     std::vector<gpu_name_hit> hits = find_gpu_names(name);
@@ -78,7 +69,7 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
   } else if (auto v = after_label(l, "ROCM used to build PyTorch:")) {
     if (!unknown_value(*v)) {
       s.torch_build_seen = true;
-      s.propose("torch.hip", hip_version_of(*v), i, k, weight::tool_output);
+      s.propose("torch.hip", hip_major_minor(*v), i, k, weight::tool_output);
     }
   } else if (auto v = after_label(l, "OS:")) {
     s.propose("host.os_pretty", *v, i, k, weight::tool_output);

@@ -102,15 +102,6 @@ void detect_text_kinds(paste_scan& s) {
   }
 }
 
-/// "6.2.41133-dd7f95766" -> "6.2": torch.version.hip and collect_env print the HIP build number.
-std::string hip_major_minor(std::string_view v) {
-  size_t dot = v.find('.');
-  if (dot == std::string_view::npos) return std::string(v);
-  size_t end = dot + 1;
-  while (end < v.size() && std::isdigit(static_cast<unsigned char>(v[end]))) ++end;
-  return std::string(v.substr(0, end));
-}
-
 /// "2.11.0+cu130" and "2.11.0" (collect_env's [pip3] line) are one reading, not two.
 bool same_reading(const std::string& a, const std::string& b) {
   std::string x = a.substr(0, a.find('+')), y = b.substr(0, b.find('+'));
@@ -245,6 +236,14 @@ std::string lower_copy(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+std::string hip_major_minor(std::string_view v) {
+  size_t dot = v.find('.');
+  if (dot == std::string_view::npos) return std::string(v);
+  size_t end = dot + 1;
+  while (end < v.size() && std::isdigit(static_cast<unsigned char>(v[end]))) ++end;
+  return std::string(v.substr(0, end));
 }
 
 std::string unpad_label(const std::string& l) {

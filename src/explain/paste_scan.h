@@ -53,6 +53,9 @@ std::string lower_copy(std::string_view s);
 std::optional<std::string> after_label(std::string_view line, std::string_view label);
 /// vLLM's collect_env pads labels: "PyTorch version              : 2.9.0" -> "PyTorch version: 2.9.0".
 std::string unpad_label(const std::string& line);
+/// "6.2.41133-dd7f95766" -> "6.2": torch.version.hip and collect_env print HIP's build number,
+/// rules compare major.minor.
+std::string hip_major_minor(std::string_view v);
 /// The first version-like token ("2.5.1+rocm6.2", "550.54.14", "6.2") at or after `from`.
 std::optional<std::string> first_version(std::string_view text, size_t from = 0);
 /// torch's version -> what it was built for: "+cu124" -> cuda "12.4", "+rocm6.2" -> hip "6.2", "+cpu".
