@@ -34,4 +34,6 @@ std::optional<severity> parse_severity(std::string_view s) {
 }
 bool is_failure(status s) { return s == status::fail || s == status::crash || s == status::error; }
 
+int severity_rank(severity s) { return s == severity::fail ? 0 : s == severity::warn ? 1 : 2; }
+
 }  // namespace gs

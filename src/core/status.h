@@ -14,6 +14,8 @@ enum class severity { info, warn, fail };
 
 std::string_view to_string(status s);
 std::string_view to_string(severity s);
+/// Sort key, most severe first: fail 0, warn 1, info 2.
+int severity_rank(severity s);
 std::optional<status> parse_status(std::string_view s);
 std::optional<severity> parse_severity(std::string_view s);
 

@@ -10,7 +10,6 @@
 namespace gs {
 namespace {
 
-int rank(severity s) { return s == severity::fail ? 0 : s == severity::warn ? 1 : 2; }
 
 /// Lines that read like an error, for telling the user what was not recognised.
 bool error_like(std::string_view l) {
@@ -79,7 +78,7 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
     }
   }
   std::stable_sort(out.findings.begin(), out.findings.end(),
-                   [](const finding& a, const finding& b) { return rank(a.level) < rank(b.level); });
+                   [](const finding& a, const finding& b) { return severity_rank(a.level) < severity_rank(b.level); });
 
   // Undecided: the facts each finding could not check, grouped by what would show them.
   std::map<std::string, std::set<std::string>> missing;  // domain -> fact keys

@@ -89,11 +89,10 @@ void fire(const rule& r, const machine_facts& facts, const kb_data& kb, const st
   });
 }
 
-int rank(severity s) { return s == severity::fail ? 0 : s == severity::warn ? 1 : 2; }
 
 void sort_and_dedupe(std::vector<finding>& fs) {
   std::stable_sort(fs.begin(), fs.end(), [](const finding& a, const finding& b) {
-    if (rank(a.level) != rank(b.level)) return rank(a.level) < rank(b.level);
+    if (severity_rank(a.level) != severity_rank(b.level)) return severity_rank(a.level) < severity_rank(b.level);
     if (a.id != b.id) return a.id < b.id;
     return a.evidence < b.evidence;
   });
