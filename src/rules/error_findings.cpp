@@ -36,7 +36,16 @@ bool load_knowledge_base(const std::vector<std::string>& extra_files, knowledge_
     }
     std::stringstream ss;
     ss << in.rdbuf();
-    sources.push_back({f, ss.str()});
+    // A file whose path ends like a built-in one ("matrix/rules/bnb.toml", or a checkout's
+    // "../gpustack/matrix/rules/bnb.toml") replaces it, so an edited rule file can be tried
+    // without a rebuild instead of failing on its own ids as duplicates.
+    auto same = std::find_if(sources.begin(), sources.end(), [&](const kb_source& s) {
+      return f == s.path || (f.size() > s.path.size() && f.ends_with(s.path) && f[f.size() - s.path.size() - 1] == '/');
+    });
+    if (same != sources.end())
+      same->text = ss.str();
+    else
+      sources.push_back({f, ss.str()});
   }
   std::vector<kb_error> errors;
   kb = knowledge_base::load(sources, errors);

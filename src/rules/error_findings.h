@@ -16,7 +16,8 @@ namespace gs {
 /// which BuiltinRules tests rule out) are printed once to stderr, never dropped.
 const knowledge_base& builtin_knowledge_base();
 
-/// The built-in rules plus `extra_files` (`--rules FILE`). A file that cannot be read or does
+/// The built-in rules plus `extra_files` (`--rules FILE`); a file whose path ends with a
+/// built-in file's path (`matrix/rules/bnb.toml`) replaces that file instead. A file that cannot be read or does
 /// not load is printed to stderr as "file:line:column: message" and makes this return false.
 bool load_knowledge_base(const std::vector<std::string>& extra_files, knowledge_base& kb);
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/assets.h"
 #include "support/redaction_samples.h"
 #include "support/report_schema.h"
 #include "support/run_binary.h"
@@ -91,6 +92,24 @@ TEST(ExplainCli, ExtraRulesFileApplies) {
   run_output r = run_gpustack("explain --rules '" + p.string() + "'", "ERROR: frobnicator jammed\n");
   EXPECT_NE(r.out.find("GS-TEST-900"), std::string::npos) << r.out << r.err;
   fs::remove(p);
+}
+
+TEST(ExplainCli, RulesFileNamedLikeABuiltInOneReplacesIt) {
+  // An edited copy of matrix/rules/memory.toml is tried without a rebuild: it replaces the
+  // embedded file (loading it beside it would fail on every id as a duplicate).
+  fs::path dir = fs::temp_directory_path() / ("gs-explain-kb-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "matrix/rules");
+  std::string text(*find_asset("matrix/rules/memory.toml"));
+  const std::string title = "The process was killed while loading the model: host RAM ran out";
+  ASSERT_NE(text.find(title), std::string::npos);
+  text.replace(text.find(title), title.size(), "EDITED TITLE for the replacement test");
+  std::ofstream(dir / "matrix/rules/memory.toml") << text;
+  run_output r = run_gpustack("explain --rules '" + (dir / "matrix/rules/memory.toml").string() + "'",
+                              "Loading checkpoint shards:  50%|#####     | 1/2\nKilled\n");
+  EXPECT_EQ(r.err.find("duplicate"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("EDITED TITLE"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find(title), std::string::npos) << r.out;
+  fs::remove_all(dir);
 }
 
 }  // namespace
