@@ -47,6 +47,29 @@ std::string without_urls(const std::string& l) {
   return out;
 }
 
+/// "GPU: ...", "- **GPUs**: ...", "| GPU | RX 7900 XTX |", "Graphics card: ...": a line that
+/// labels the hardware the reporter has (issue templates ask for it this way).
+bool gpu_label_line(std::string_view line) {
+  std::string t;  // the label, lower-cased, without Markdown bullets, emphasis and table bars
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '-' || line[i] == '*' || line[i] == '|' || line[i] == '#'))
+    ++i;
+  for (; i < line.size() && t.size() < 40; ++i) {
+    char c = line[i];
+    if (c == ':' || c == '|') break;
+    if (c == '*' || c == '_') continue;
+    t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (i >= line.size()) return false;
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  static const char* const labels[] = {"gpu",          "gpus",          "gpu(s)",      "gpu model",    "gpu models",
+                                       "gpu name",     "gpu type",      "gpu info",    "graphics",     "graphics card",
+                                       "graphics cards", "video card",  "card",        "accelerator",  "accelerators",
+                                       "hardware",     "gpu hardware",  "device",      "devices",      "gpu device",
+                                       "gpu/accelerator", "gpu and driver", "gpu & driver", "hardware details"};
+  return std::find(std::begin(labels), std::end(labels), t) != std::end(labels);
+}
+
 void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
   // What the runtime itself says about the device it has: strongest prose evidence.
   //   rocBLAS "... for GPU arch : gfx1201"; torch "NVIDIA GeForce RTX 5090 with CUDA capability
@@ -77,10 +100,13 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
     }
   }
   // Names and tokens inside a URL (".../club-3090/...", ".../whl/gfx1100/") are not the user's GPU.
+  // An issue form's "GPU: AMD Instinct MI210, AMD Radeon RX 6600" states the machine's cards,
+  // all of them; a GPU named in a sentence may be one the user compares with or asks about.
   std::string bare = without_urls(l);
-  for (const gpu_name_hit& h : find_gpu_names(bare)) s.gpus.push_back({h.arch, h.text, i, "text", weight::prose});
+  const int w = gpu_label_line(l) ? weight::labelled : weight::prose;
+  for (const gpu_name_hit& h : find_gpu_names(bare)) s.gpus.push_back({h.arch, h.text, i, "text", w});
   if (!lists_targets(lower))
-    for (const std::string& t : gfx_tokens(lower_copy(bare))) s.gpus.push_back({t, t, i, "text", weight::prose});
+    for (const std::string& t : gfx_tokens(lower_copy(bare))) s.gpus.push_back({t, t, i, "text", w});
 }
 
 /// "Linux-6.8.0-49-generic-x86_64-with-glibc2.35" -> "6.8.0-49-generic".

@@ -185,7 +185,9 @@ void assemble(paste_scan& s, paste_reading& out) {
   f.python.torch_build_known = s.torch_build_seen;
   if (f.python.found) f.python.how_found = "paste";
 
-  // GPUs: a tool's list (rocminfo, nvidia-smi, collect_env) is the machine's; names in prose
+  // GPUs: a tool's list (rocminfo, nvidia-smi, collect_env) is the machine's; so are the cards
+  // a labelled line names and those the runtime names in its errors ("for GPU arch : gfx1036":
+  // an iGPU beside the card the user named is the cause, not a contradiction). Names in prose
   // count only when they agree on one arch.
   int top = 0;
   for (const proposed_gpu& g : s.gpus) top = std::max(top, g.weight);
@@ -198,7 +200,7 @@ void assemble(paste_scan& s, paste_reading& out) {
     for (const proposed_gpu& g : chosen)
       if (std::none_of(distinct.begin(), distinct.end(), [&](const proposed_gpu& d) { return d.arch == g.arch; }))
         distinct.push_back(g);
-    if (distinct.size() > 1) {
+    if (distinct.size() > 1 && top == weight::prose) {
       std::string names;
       for (const proposed_gpu& d : distinct) names += (names.empty() ? "" : ", ") + d.name + " (" + d.arch + ")";
       out.ambiguities.push_back("GPUs named: " + names);

@@ -175,6 +175,23 @@ TEST(PasteRead, ProseGpuNamesThatDisagreeAreNotGuessed) {
   EXPECT_NE(two.ambiguities[0].find("sm_86"), std::string::npos);
 }
 
+TEST(PasteRead, AnIssueFormsGpuLineNamesEveryCardOfTheMachine) {
+  // Shapes from ROCm issue forms: the labelled line is the machine; the prose asks about others.
+  paste_reading two = read_paste(
+      "Whenever I run PyTorch on the AMD MI210 the process aborts.\n"
+      "### Operating System\nUbuntu 24.04\n- **GPU**: AMD Instinct MI210, AMD Radeon RX 6600\n");
+  ASSERT_EQ(two.facts.gpus.size(), 2u);
+  EXPECT_EQ(two.facts.gpus[0].arch, "gfx90a");
+  EXPECT_EQ(two.facts.gpus[1].arch, "gfx1032");
+  EXPECT_TRUE(two.ambiguities.empty());
+  paste_reading asked = read_paste(
+      "hipBLASLt supports only gfx90a GPUs. Can the MI100 still use PyTorch?\n| GPU | AMD Instinct MI100 |\n");
+  ASSERT_EQ(asked.facts.gpus.size(), 1u);
+  EXPECT_EQ(asked.facts.gpus[0].arch, "gfx908");
+  // "Device: cuda:0" labels no card.
+  EXPECT_TRUE(read_paste("Device: cuda:0\n").facts.gpus.empty());
+}
+
 TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
   paste_reading r = read_paste(
       "I think this is my RTX 4090\n"
