@@ -53,7 +53,7 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
   const char* k = "collect_env";
   const std::string l = unpad_label(padded);
   if (auto v = after_label(l, "PyTorch version:")) {
-    s.kind(k);
+    if (l.find("PyTorch version:") != std::string::npos) s.kind(k);  // ComfyUI prints "pytorch version:"
     if (!unknown_value(*v)) {
       s.propose("pkg.torch", *v, i, k, weight::tool_output);
       note_torch_build(s, *v, i, k, weight::tool_output);

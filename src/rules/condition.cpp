@@ -149,8 +149,20 @@ std::optional<double> parse_size(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+
+/// A paste that names some GPUs shows a lower bound on the counts, not the counts: "at least
+/// one NVIDIA GPU" is known from one `GPU: RTX 4070 Ti` line, "exactly one" is not.
+bool count_lower_bound_holds(const condition& c, const std::optional<fact_value>& l) {
+  return c.key.rfind("gpus.", 0) == 0 && (c.op == cond_op::ge || c.op == cond_op::gt) && l && c.args.size() == 1 &&
+         c.args[0].fact.empty() && compare_literal(c.op, *l, c.args[0]);
+}
+
+}  // namespace
+
 truth condition_truth(const condition& c, const fact_context& ctx) {
   std::optional<fact_value> l = resolve_fact(c.key, ctx);
+  if (count_lower_bound_holds(c, l)) return truth::yes;
   if (fact_is_unknown(c.key, ctx, l.has_value())) return truth::unknown;
   if (c.args.size() == 1 && !c.args[0].fact.empty()) {
     std::optional<fact_value> r = resolve_fact(c.args[0].fact, ctx);
@@ -174,6 +186,7 @@ truth conditions_truth(const std::vector<condition>& cs, const fact_context& ctx
 
 bool condition_holds(const condition& c, const fact_context& ctx) {
   std::optional<fact_value> l = resolve_fact(c.key, ctx);
+  if (count_lower_bound_holds(c, l)) return true;
   if (fact_is_unknown(c.key, ctx, l.has_value())) return false;
   if (c.op == cond_op::set) return l.has_value() == c.want_set;
   if (c.args.size() == 1 && !c.args[0].fact.empty()) {

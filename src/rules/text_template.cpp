@@ -71,7 +71,9 @@ std::string render_template(const text_template& t, const fact_context& ctx, std
       continue;
     }
     std::optional<fact_value> v = resolve_fact(p.text, ctx);
-    if (fact_is_unknown(p.text, ctx, v.has_value())) {
+    if (fact_is_unknown(p.text, ctx, v.has_value()) && p.text.rfind("gpus.", 0) == 0 && v && v->number >= 1) {
+      out += "at least " + v->text;  // a paste that names GPUs shows a lower bound on the counts
+    } else if (fact_is_unknown(p.text, ctx, v.has_value())) {
       out += "(not shown)";
       if (unknown) unknown->push_back(p.text);
     } else if (!v) {

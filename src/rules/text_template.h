@@ -22,7 +22,8 @@ bool valid_template_format(std::string_view format);
 /// Fill the placeholders. An unset fact prints "(unset)" for env.*, "(not installed)" for
 /// pkg.*, "(unknown)" otherwise, so evidence never silently drops a word. On partial facts
 /// (pasted text) a fact the text did not show prints "(not shown)" and its key is appended to
-/// `unknown` when given, so a caller can refuse to print a fix that needs it.
+/// `unknown` when given, so a caller can refuse to print a fix that needs it; a GPU count the
+/// paste only bounds from below (it names two GPUs) prints "at least 2".
 std::string render_template(const text_template& t, const fact_context& ctx, std::vector<std::string>* unknown = nullptr);
 
 }  // namespace gs

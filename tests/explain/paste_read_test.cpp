@@ -192,6 +192,42 @@ TEST(PasteRead, AnIssueFormsGpuLineNamesEveryCardOfTheMachine) {
   EXPECT_TRUE(read_paste("Device: cuda:0\n").facts.gpus.empty());
 }
 
+TEST(PasteRead, ApplicationStartUpLogsNameTheGpuAndPlatform) {
+  // Line shapes from real reports: Ollama's server log (ollama/ollama#11557,
+  // likelovewant/ollama-for-amd#40), llama.cpp's device list, ComfyUI's banner.
+  paste_reading o = read_paste(
+      "time=2025-07-28T13:04:33.314+03:00 level=INFO source=types.go:130 msg=\"inference compute\" id=0 library=rocm "
+      "variant=\"\" compute=gfx1102 driver=0.0 name=1002:7480 total=\"8.0 GiB\" available=\"7.9 GiB\"\n"
+      "time=2025-07-28T13:04:34 level=INFO source=types.go:130 msg=\"inference compute\" id=GPU-5e3 library=cuda "
+      "variant=v12 compute=8.6 driver=12.4 name=\"NVIDIA GeForce RTX 3060\" total=\"11.8 GiB\"\n");
+  ASSERT_EQ(o.facts.gpus.size(), 2u);
+  EXPECT_EQ(o.facts.gpus[0].arch, "gfx1102");
+  EXPECT_EQ(o.facts.gpus[1].arch, "sm_86");
+  EXPECT_EQ(facts_of(o)["cuda.driver_api"], "12.4");
+  paste_reading unsupported = read_paste(
+      "level=WARN source=amd_windows.go:140 msg=\"amdgpu is not supported (supported types:[gfx1103])\" gpu_type=gfx1150 gpu=0\n");
+  ASSERT_EQ(unsupported.facts.gpus.size(), 1u);
+  EXPECT_EQ(unsupported.facts.gpus[0].arch, "gfx1150") << "the supported list is not the GPU";
+  paste_reading llama = read_paste(
+      "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes\n"
+      "ggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) (radv) | uma: 0 | fp16: 1 | warp size: 64\n");
+  ASSERT_EQ(llama.facts.gpus.size(), 2u);
+  EXPECT_EQ(llama.facts.gpus[0].arch, "sm_86");
+  EXPECT_EQ(llama.facts.gpus[1].arch, "gfx1100");
+  paste_reading rocm = read_paste("  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32\n");
+  ASSERT_EQ(rocm.facts.gpus.size(), 1u);
+  EXPECT_EQ(rocm.facts.gpus[0].arch, "gfx1100");
+  paste_reading comfy = read_paste(
+      "** Platform: Windows\n** Python version: 3.12.7 (tags/v3.12.7:0b05ead, Oct  1 2024, 03:06:41) [MSC v.1941 64 bit (AMD64)]\n"
+      "Total VRAM 24564 MB, total RAM 65261 MB\npytorch version: 2.5.1+cu124\n"
+      "Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync\n");
+  auto f = facts_of(comfy);
+  EXPECT_EQ(f["host.os_id"], "windows");
+  EXPECT_EQ(f["host.ram_bytes"], std::to_string(65261ull * 1024 * 1024));
+  ASSERT_EQ(comfy.facts.gpus.size(), 1u);
+  EXPECT_EQ(comfy.facts.gpus[0].arch, "sm_89");
+}
+
 TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
   paste_reading r = read_paste(
       "I think this is my RTX 4090\n"

@@ -184,6 +184,23 @@ TEST(KbEval, ErrorTextMatching) {
   EXPECT_TRUE(kb.match_error_text("", f).empty());
 }
 
+TEST(KbEval, APasteThatNamesGpusBoundsTheCountsFromBelow) {
+  // One `GPU: RTX 4070 Ti` line shows "at least one GPU", never "exactly one" or "none".
+  knowledge_base kb = kb_of({{"GS-T-001", "fail", "{gpus.count} GPU(s)", "gpus.count = { ge = 1 }"},
+                             {"GS-T-002", "warn", "one", "gpus.count = 1"},
+                             {"GS-T-003", "warn", "two", "gpus.nvidia = { ge = 2 }"}});
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  EXPECT_TRUE(kb.evaluate(pasted).empty()) << "no GPU named: nothing is known";
+  gpu_info g;
+  g.vendor = "nvidia";
+  g.arch = "sm_89";
+  pasted.gpus.push_back(g);
+  EXPECT_EQ(ids(kb.evaluate(pasted)), (std::vector<std::string>{"GS-T-001 at least 1 GPU(s)"}));
+  pasted.coverage.gpus_complete = true;  // nvidia-smi's whole list: the count itself is known
+  EXPECT_EQ(ids(kb.evaluate(pasted)), (std::vector<std::string>{"GS-T-001 1 GPU(s)", "GS-T-002 one"}));
+}
+
 TEST(KbEval, TextRulesNeedTheirTextUnlessFactsAloneIsSet) {
   knowledge_base kb = kb_of({{"GS-T-001", "warn", "gated", "gpu.vendor = \"amd\"", "match_text = [\"boom\"]\n"},
                              {"GS-T-002", "warn", "config", "gpu.vendor = \"amd\"", "match_text = [\"boom\"]\nfacts_alone = true\n"}});
