@@ -4,6 +4,7 @@
 // rocminfo.cc, nvidia-smi's layout); each is looked for by a cheap prefix test on every line.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
@@ -278,6 +279,50 @@ void amd_smi_and_others(paste_scan& s, size_t i, const std::string& l) {
   }
 }
 
+/// The installed ROCm as its own files and package managers say it:
+///   `cat /opt/rocm/.info/version` -> "6.2.0-66" on the next line; `hipconfig --version` ->
+///   "6.2.41133-dd7f95766" (HIP's version is the ROCm release's major.minor);
+///   `apt list --installed` -> "rocm-core/jammy,now 6.2.0.60200-66~22.04 amd64 [installed]";
+///   `dpkg -l` -> "ii  rocm-core  6.2.0.60200-66~22.04  amd64  ...".
+void installed_rocm(paste_scan& s, size_t i, const std::string& l) {
+  const std::string t = trim_copy(l);
+  auto next_line_version = [&]() -> std::optional<std::string> {
+    if (i + 1 >= s.lines.size()) return std::nullopt;
+    std::string n = trim_copy(s.lines[i + 1]);
+    auto v = first_version(n);
+    if (!v || n.rfind(*v, 0) != 0) return std::nullopt;  // the whole next line is the version
+    return v;
+  };
+  auto major_minor_patch = [](const std::string& v) {
+    std::string out;
+    int dots = 0;
+    for (char c : v) {
+      if (c == '.' && ++dots == 3) break;
+      if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.') break;
+      out += c;
+    }
+    return out;
+  };
+  if (t.find("/opt/rocm") != std::string::npos && t.find(".info/version") != std::string::npos) {
+    if (auto v = next_line_version()) s.propose("rocm.version", major_minor_patch(*v), i + 1, "rocm .info/version", weight::tool_output);
+    return;
+  }
+  if (t.find("hipconfig --version") != std::string::npos || t.find("hipconfig -v") != std::string::npos) {
+    if (auto v = next_line_version()) s.propose("rocm.version", hip_major_minor(*v), i + 1, "hipconfig", weight::labelled);
+    return;
+  }
+  for (std::string_view pkg : {"rocm-core/", "rocm-core ", "rocm-libs/", "rocm-libs "}) {
+    size_t p = t.find(pkg);
+    if (p == std::string::npos || (p > 0 && t[p - 1] != ' ')) continue;
+    bool apt = pkg.back() == '/' && t.find(",now ") != std::string::npos;
+    bool dpkg = pkg.back() == ' ' && t.rfind("ii ", 0) == 0;
+    if (!apt && !dpkg) continue;
+    size_t from = apt ? t.find(",now ") + 5 : p + pkg.size();
+    if (auto v = first_version(t, from)) s.propose("rocm.version", major_minor_patch(*v), i, apt ? "apt" : "dpkg", weight::tool_output);
+    return;
+  }
+}
+
 }  // namespace
 
 void scan_tool_outputs(paste_scan& s) {
@@ -289,6 +334,7 @@ void scan_tool_outputs(paste_scan& s) {
     rocminfo(s, i, l);
     nvidia_smi(s, i, l);
     amd_smi_and_others(s, i, l);
+    installed_rocm(s, i, l);
   }
 }
 

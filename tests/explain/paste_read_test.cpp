@@ -228,6 +228,17 @@ TEST(PasteRead, ApplicationStartUpLogsNameTheGpuAndPlatform) {
   EXPECT_EQ(comfy.facts.gpus[0].arch, "sm_89");
 }
 
+TEST(PasteRead, TheInstalledRocmFromItsFilesAndPackageManagers) {
+  EXPECT_EQ(facts_of(read_paste("$ cat /opt/rocm/.info/version\n6.2.0-66\n"))["rocm.version"], "6.2.0");
+  EXPECT_EQ(facts_of(read_paste("$ hipconfig --version\n6.2.41133-dd7f95766\n"))["rocm.version"], "6.2");
+  EXPECT_EQ(facts_of(read_paste("rocm-core/jammy,now 6.1.0.60100-82~22.04 amd64 [installed,automatic]\n"))["rocm.version"],
+            "6.1.0");
+  EXPECT_EQ(facts_of(read_paste("ii  rocm-core   6.3.1.60301-48~24.04  amd64  ROCm Runtime software stack\n"))["rocm.version"],
+            "6.3.1");
+  // A file that names the path without printing it says nothing.
+  EXPECT_EQ(facts_of(read_paste("cat /opt/rocm/.info/version\nNo such file or directory\n")).count("rocm.version"), 0u);
+}
+
 TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
   paste_reading r = read_paste(
       "I think this is my RTX 4090\n"
