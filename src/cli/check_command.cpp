@@ -70,7 +70,7 @@ command_spec check_command() {
                 ->check(CLI::ExistingDirectory);
             sub.add_option("--python", a->detect.python, "the Python interpreter to inspect");
             sub.add_option("--venv", a->detect.venv, "the virtual environment to inspect");
-            sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML file (repeat for more)")->expected(1)
+            sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML file (repeat for more)")->allow_extra_args(false)
                 ->check(CLI::ExistingFile);
             sub.add_option("--matrix", a->matrix_path,
                            "your compatibility matrix, read with the shipped one to place this stack "

@@ -81,7 +81,7 @@ command_spec explain_command() {
             sub.add_option("files", a->files,
                            "files to read ('-' or none: standard input); any mix of error text, logs, tool outputs, "
                            "an issue body or a gpustack JSON report");
-            sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML file (repeat for more)")->expected(1);
+            sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML file (repeat for more)")->allow_extra_args(false);
             add_output_options(sub, a->out);
             sub.footer(
                 "Examples:\n"

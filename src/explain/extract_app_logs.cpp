@@ -6,6 +6,7 @@
 //              msg="amdgpu is not supported ..." gpu_type=gfx1031
 //   llama.cpp: "  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes"
 //              "  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32"
+//              "  Device 0: AMD Radeon RX 7900 XTX, compute capability 11.0" (older HIP builds)
 //              "ggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) (radv) | uma: 0 | ..."
 //   Python:    "[MSC v.1941 64 bit (AMD64)]" (a Python built with MSVC runs on Windows)
 #include <cctype>
@@ -81,7 +82,10 @@ void llama_cpp(paste_scan& s, size_t i, const std::string& l, const std::string&
     if (comma == std::string::npos) return;
     std::string name = trim_copy(l.substr(colon + 2, comma - colon - 2));
     std::string arch;
-    if (size_t cc = lower.find("compute capability ", comma); cc != std::string::npos) {
+    // llama.cpp's HIP build prints AMD cards as "compute capability 11.0" too: the name decides.
+    const bool amd = lower.find("amd ") != std::string::npos || lower.find("radeon") != std::string::npos ||
+                     lower.find("instinct") != std::string::npos;
+    if (size_t cc = lower.find("compute capability ", comma); cc != std::string::npos && !amd) {
       size_t e = lower.find_first_of(", ", cc + 19);
       arch = sm_of(std::string_view(lower).substr(cc + 19, e == std::string::npos ? std::string::npos : e - cc - 19));
     } else {

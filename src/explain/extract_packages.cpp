@@ -149,6 +149,20 @@ void printed_versions(paste_scan& s, size_t i) {
   }
 }
 
+/// torch's version printed alone (`print(torch.__version__)`, or the REPL's `'2.8.0+cu128'`):
+/// a line that is nothing but a version with torch's local label (+cu128, +rocm6.4, +cpu).
+void bare_torch_version(paste_scan& s, size_t i) {
+  std::string t = trim_copy(s.lines[i]);
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+  size_t plus = t.find('+');
+  if (plus == std::string::npos || plus == 0 || t.find(' ') != std::string::npos || !looks_like_version(t)) return;
+  std::string label = lower_copy(t.substr(plus + 1));
+  bool torch_label = label == "cpu" || label.rfind("rocm", 0) == 0 ||
+                     (label.rfind("cu", 0) == 0 && label.size() >= 5 && std::isdigit(static_cast<unsigned char>(label[2])));
+  if (!torch_label || !std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '0') return;  // torchvision is 0.x
+  propose_pkg(s, "torch", t, i, "text", weight::labelled);
+}
+
 /// A `conda list` row without the header (`conda list | grep torch`): "pytorch  2.1.0
 /// py3.10_cuda12.1_cudnn8.9.2_0  pytorch": name, version, a build string with '_' or a hash.
 bool conda_row(paste_scan& s, size_t i, std::string_view t) {
@@ -231,6 +245,7 @@ void scan_packages(paste_scan& s) {
     }
     if (conda_row(s, i, t)) continue;
     printed_versions(s, i);
+    bare_torch_version(s, i);
     if (pip_output(s, i, t)) continue;
     // "ROCM used to build PyTorch: 6.2.41133" names torch but gives HIP's version.
     if (lower_copy(l).find("used to build") != std::string::npos) continue;

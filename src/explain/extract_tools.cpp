@@ -55,9 +55,10 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
   const std::string l = unpad_label(padded);
   if (auto v = after_label(l, "PyTorch version:")) {
     if (l.find("PyTorch version:") != std::string::npos) s.kind(k);  // ComfyUI prints "pytorch version:"
-    if (!unknown_value(*v)) {
-      s.propose("pkg.torch", *v, i, k, weight::tool_output);
-      note_torch_build(s, *v, i, k, weight::tool_output);
+    // An issue form's "PyTorch Version: 1.8 (https://...)" carries more than the version.
+    if (auto ver = first_version(*v); ver && !unknown_value(*v) && v->rfind(*ver, 0) == 0) {
+      s.propose("pkg.torch", *ver, i, k, weight::tool_output);
+      note_torch_build(s, *ver, i, k, weight::tool_output);
     }
   } else if (auto v = after_label(l, "CUDA used to build PyTorch:")) {
     // "None": torch imported and has no CUDA (a CPU or ROCm build); "N/A" / "Could not collect":

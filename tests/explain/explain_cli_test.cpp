@@ -91,7 +91,21 @@ TEST(ExplainCli, ExtraRulesFileApplies) {
   }
   run_output r = run_gpustack("explain --rules '" + p.string() + "'", "ERROR: frobnicator jammed\n");
   EXPECT_NE(r.out.find("GS-TEST-900"), std::string::npos) << r.out << r.err;
+  // --rules repeats, and a FILE after it is still an input, not one more rule file.
+  fs::path q = fs::temp_directory_path() / ("gs-explain-rule2-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream(q) << "schema = 1\n[[rule]]\nid = \"GS-TEST-901\"\nseverity = \"warn\"\ntitle = \"another\"\n"
+                        "evidence = \"seen\"\nremediation = \"do it\"\nmatch_text = [\"gearbox slipped\"]\n";
+  }
+  fs::path log = fs::temp_directory_path() / ("gs-explain-log-" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(log) << "ERROR: frobnicator jammed\nWARN: gearbox slipped\n";
+  run_output two = run_gpustack("explain --rules '" + p.string() + "' --rules '" + q.string() + "' '" + log.string() + "'");
+  EXPECT_EQ(two.rc, 0) << two.err;
+  EXPECT_NE(two.out.find("GS-TEST-900"), std::string::npos) << two.out << two.err;
+  EXPECT_NE(two.out.find("GS-TEST-901"), std::string::npos) << two.out << two.err;
   fs::remove(p);
+  fs::remove(q);
+  fs::remove(log);
 }
 
 TEST(ExplainCli, RulesFileNamedLikeABuiltInOneReplacesIt) {

@@ -217,6 +217,10 @@ TEST(PasteRead, ApplicationStartUpLogsNameTheGpuAndPlatform) {
   paste_reading rocm = read_paste("  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32\n");
   ASSERT_EQ(rocm.facts.gpus.size(), 1u);
   EXPECT_EQ(rocm.facts.gpus[0].arch, "gfx1100");
+  // Older HIP builds of llama.cpp (ggml-org/llama.cpp#3320) print an AMD card's gfx11 as a CUDA-style capability.
+  paste_reading old_hip = read_paste("  Device 0: AMD Radeon RX 7900 XTX, compute capability 11.0\n");
+  ASSERT_EQ(old_hip.facts.gpus.size(), 1u);
+  EXPECT_EQ(old_hip.facts.gpus[0].arch, "gfx1100");
   paste_reading comfy = read_paste(
       "** Platform: Windows\n** Python version: 3.12.7 (tags/v3.12.7:0b05ead, Oct  1 2024, 03:06:41) [MSC v.1941 64 bit (AMD64)]\n"
       "Total VRAM 24564 MB, total RAM 65261 MB\npytorch version: 2.5.1+cu124\n"
@@ -237,6 +241,16 @@ TEST(PasteRead, TheInstalledRocmFromItsFilesAndPackageManagers) {
             "6.3.1");
   // A file that names the path without printing it says nothing.
   EXPECT_EQ(facts_of(read_paste("cat /opt/rocm/.info/version\nNo such file or directory\n")).count("rocm.version"), 0u);
+}
+
+TEST(PasteRead, TorchVersionPrintedAloneOrInAnIssueForm) {
+  auto bare = facts_of(read_paste(">>> import torch; torch.__version__\n'2.8.0+cu128'\n"));
+  EXPECT_EQ(bare["pkg.torch"], "2.8.0+cu128");
+  EXPECT_EQ(bare["torch.cuda"], "12.8");
+  EXPECT_EQ(facts_of(read_paste("$ python -c 'import torch'\n2.4.1+rocm6.1\n"))["torch.hip"], "6.1");
+  EXPECT_EQ(facts_of(read_paste("0.23.0+cu128\n")).count("pkg.torch"), 0u) << "torchvision's 0.x";
+  EXPECT_EQ(facts_of(read_paste("2.8.0\n")).count("pkg.torch"), 0u) << "a bare version names no package";
+  EXPECT_EQ(facts_of(read_paste("- PyTorch Version: 1.8 (https://download.pytorch.org/whl/rocm4.0.1)\n"))["pkg.torch"], "1.8");
 }
 
 TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
