@@ -25,7 +25,10 @@ bool key_char(char c) { return std::isupper(static_cast<unsigned char>(c)) || st
 /// Strips one layer of quotes/backticks and trailing punctuation a sentence adds.
 std::string clean_value(std::string v) {
   v = trim_copy(v);
-  while (!v.empty() && (v.back() == ',' || v.back() == ';' || v.back() == '`' || v.back() == ')')) v.pop_back();
+  // A sentence's punctuation and Markdown's backticks end the value ("set `HSA_OVERRIDE_GFX_VERSION=10.3.0`.").
+  while (!v.empty() && (v.back() == ',' || v.back() == ';' || v.back() == '`' || v.back() == ')' || v.back() == '.' ||
+                        v.back() == '!' || v.back() == '?'))
+    v.pop_back();
   if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) v = v.substr(1, v.size() - 2);
   while (!v.empty() && (v.front() == '"' || v.front() == '\'' || v.front() == '`')) v.erase(0, 1);
   while (!v.empty() && (v.back() == '"' || v.back() == '\'')) v.pop_back();
@@ -100,7 +103,9 @@ void scan_env(paste_scan& s) {
       size_t q2 = q1 == std::string::npos ? q1 : t.find(t[q1], q1 + 1);
       size_t eq = q2 == std::string::npos ? q2 : t.find('=', q2);
       if (eq == std::string::npos || (eq + 1 < t.size() && t[eq + 1] == '=')) continue;
-      s.propose("env." + t.substr(q1 + 1, q2 - q1 - 1), clean_value(t.substr(eq + 1)), i, "env", weight::labelled);
+      size_t v = t.find_first_not_of(' ', eq + 1);  // the quoted value alone, not the sentence after it
+      if (v == std::string::npos) continue;
+      s.propose("env." + t.substr(q1 + 1, q2 - q1 - 1), value_at(t, v), i, "env", weight::labelled);
       ++count;
     }
     if (t.find("environ[") != std::string::npos) continue;

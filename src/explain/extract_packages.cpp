@@ -178,7 +178,8 @@ bool conda_row(paste_scan& s, size_t i, std::string_view t) {
 }
 
 /// A known package named in prose, then its version: "torch 2.5.1", "bitsandbytes==0.45.0",
-/// "transformers v4.46.2", "peft version: 0.13", "`vllm` 0.6.3".
+/// "transformers v4.46.2", "peft version: 0.13", "`vllm` 0.6.3". A requirement ("You need
+/// torch>=1.10", "torch<2.6") names no installed version.
 void mentions(paste_scan& s, size_t i, const std::string& line) {
   std::string l = lower_copy(line);
   std::vector<std::pair<size_t, size_t>> taken;
@@ -199,7 +200,7 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
       };
       for (bool moved = true; moved && q < l.size();) {
         moved = skip(" ") || skip("`") || skip("==") || skip("=") || skip(":") || skip(" version") || skip("version") ||
-                skip(">=") || skip("@");
+                skip("@");
       }
       if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
       if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;

@@ -253,6 +253,20 @@ TEST(PasteRead, TorchVersionPrintedAloneOrInAnIssueForm) {
   EXPECT_EQ(facts_of(read_paste("- PyTorch Version: 1.8 (https://download.pytorch.org/whl/rocm4.0.1)\n"))["pkg.torch"], "1.8");
 }
 
+TEST(PasteRead, RequirementsAndSentencePunctuationAreNotValues) {
+  // transformers' "You need torch>=1.10" is a requirement, not the installed torch.
+  auto need = facts_of(read_paste("ImportError: You need torch>=1.10, but torch 1.9 is installed.\n"));
+  EXPECT_EQ(need["pkg.torch"], "1.9");
+  EXPECT_EQ(facts_of(read_paste("I set `HSA_OVERRIDE_GFX_VERSION=10.3.0`.\n"))["env.HSA_OVERRIDE_GFX_VERSION"], "10.3.0");
+  // ROCm/ROCm#5069: the quoted value, not the sentence after it.
+  EXPECT_EQ(facts_of(read_paste("When I use `os.environ['HSA_OVERRIDE_GFX_VERSION'] = '10.3.0'` all the GPU gfx versions change\n"))
+                ["env.HSA_OVERRIDE_GFX_VERSION"],
+            "10.3.0");
+  paste_reading ti = read_paste("My 2080Ti fails\n");
+  ASSERT_EQ(ti.facts.gpus.size(), 1u);
+  EXPECT_EQ(ti.facts.gpus[0].arch, "sm_75");
+}
+
 TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
   paste_reading r = read_paste(
       "I think this is my RTX 4090\n"

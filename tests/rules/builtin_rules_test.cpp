@@ -199,6 +199,28 @@ const std::vector<rule_case>& cases() {
       {"GS-AMDGPU-004", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
        "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/gc_12_0_1_mes.bin failed with error -2",
        "amdgpu 0000:03:00.0: loaded firmware amdgpu/gc_12_0_1_mes.bin"},
+      {"GS-AMDGPU-151", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
+       "modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service",
+       "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service"},
+      {"GS-CTR-031", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
+       "ggml_cuda_init: found 2 ROCm devices:\n  Device 0: AMD Radeon Graphics, gfx1036 (0x1036), VMM: no\n"
+       "  Device 1: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no\nggml_cuda_compute_forward: ROCm error: invalid device function",
+       "HIP_VISIBLE_DEVICES=1 ./llama-cli -m model.gguf\n  Device 0: AMD Radeon Graphics, gfx1036 (0x1036), VMM: no\n"
+       "  Device 1: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no\nROCm error: invalid device function"},
+      {"GS-SUP-003", [] { return torch_build(gfx("gfx1101", 110001, 32), "5.7.31921", ""); },
+       [] { return torch_build(gfx("gfx1101", 110001, 32), "6.2.41133", ""); }, severity::warn},
+      {"GS-SUP-012",
+       [] {
+         machine_facts f = nv_driver("535.183.01", "12.1");
+         f.gpus[0].compute_capability = "3.5";
+         return f;
+       },
+       [] {
+         machine_facts f = nv_driver("470.256.02", "11.8");
+         f.gpus[0].compute_capability = "3.5";
+         return f;
+       },
+       severity::fail},
       {"GS-VLLM-004", [] { return h200(); }, [] { return h200(); }, std::nullopt, "RuntimeError: Failed to infer device type",
        "INFO: Automatically detected platform cuda."},
       {"GS-ATTN-006", [] { return r9700(); }, [] { return h200(); }, std::nullopt,
