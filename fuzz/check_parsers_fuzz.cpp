@@ -1,7 +1,7 @@
 // libFuzzer target for every parser `gpustack check` feeds with files from the machine: KFD
 // properties, NVIDIA procfs, os-release/meminfo/cpuinfo/swaps/cgroup, ELF SONAME, Python
 // METADATA/version.py/pyvenv.cfg, allocator settings, PEP 440 versions and ranges. The first
-// byte picks the parser so one corpus covers all of them. Run: scripts/fuzz.sh build-fuzz 20
+// byte picks the parser so one corpus covers all of them. Run: scripts/fuzz.sh build-asan 20
 #include <cstddef>
 #include <cstdint>
 #include <string>

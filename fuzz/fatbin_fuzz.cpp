@@ -3,7 +3,7 @@
 // judge on top. The first byte picks the entry point (and deep mode), so one corpus covers all.
 // Seeds (fuzz/seeds/fatbin_fuzz/): a real nvcc object, a real comgr bundle, and CCOB forms of
 // it, each cut to the first 64 KiB (scripts/fuzz.sh passes -max_len=65536).
-// Run: scripts/fuzz.sh build-fuzz 20
+// Run: scripts/fuzz.sh build-asan 20
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -1,8 +1,8 @@
 // libFuzzer target for the golden-vector reader and comparer (src/quant/golden*.cpp): any bytes
 // must give a report (malformed or compared), never a crash, a sanitizer finding or a hang.
-// Build: CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGPUSTACK_FUZZ=ON
-//        -DGPUSTACK_BUILD_TESTS=OFF -DGPUSTACK_BUILD_BENCH=OFF && cmake --build build-fuzz --target golden_fuzz
-// Run:   build-fuzz/fuzz/golden_fuzz -max_total_time=30 CORPUS_DIR tests/fixtures/golden
+// Build: CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DGPUSTACK_FUZZ=ON
+//        -DGPUSTACK_BUILD_BENCH=OFF && cmake --build build-asan --target golden_fuzz
+// Run:   build-asan/fuzz/golden_fuzz -max_total_time=30 CORPUS_DIR tests/fixtures/golden
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -3,7 +3,7 @@
 // parse_matrix refuses anything but printable ASCII before toml++ sees it: toml++ 3.3 reaches
 // undefined behaviour on some non-ASCII input (U+00A1 in its whitespace check) and asserts on
 // control bytes in keys, so validating UTF-8 alone would not be enough.
-// Run: scripts/fuzz.sh build-fuzz 20 (seeds in fuzz/seeds/matrix_toml_fuzz/).
+// Run: scripts/fuzz.sh build-asan 20 (seeds in fuzz/seeds/matrix_toml_fuzz/).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

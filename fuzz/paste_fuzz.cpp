@@ -2,7 +2,7 @@
 // explain`: normalisation, every extractor (tool outputs, package lists, env forms, prose, an
 // embedded gpustack JSON report), the partial-fact rule evaluation and the error-signature
 // matcher over the whole built-in knowledge base. Seeds: fuzz/seeds/paste_fuzz/ (real shapes).
-// Run: scripts/fuzz.sh build-fuzz 20
+// Run: scripts/fuzz.sh build-asan 20
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

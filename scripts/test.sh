@@ -30,22 +30,34 @@ trap print_phases EXIT
 begin_phase "install dependencies"
 bash scripts/install-deps.sh
 
-begin_phase "build (RelWithDebInfo)"
-BUILD_DIR=build bash scripts/build.sh
+# Line tables only (-g1 / -gline-tables-only): backtraces keep their file:line, and the builds
+# take about 40 % less time than with full debug info (knowledge_base.cpp: 6.7 s -> 4.1 s).
+begin_phase "build (g++, RelWithDebInfo)"
+BUILD_DIR=build bash scripts/build.sh -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
+# CI sets GPUSTACK_EXPECTED_SKIPS (.ci/run): there a test that skips for a missing tool fails
+# the run instead, unless the list names it (no GPU, no Vulkan loader).
+check_skips() {
+  if [ -n "${GPUSTACK_EXPECTED_SKIPS:-}" ]; then python3 scripts/check-skips.py "$1" "$GPUSTACK_EXPECTED_SKIPS"; fi
+}
 begin_phase "unit tests"
-(cd build && ctest -LE gpu --output-on-failure -j"$(nproc)")
+(cd build && ctest -LE gpu --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml)
+check_skips build/ctest-junit.xml
 
-begin_phase "build under ASan + UBSan"
-BUILD_DIR=build-asan bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUSTACK_SANITIZE=ON -DGPUSTACK_BUILD_BENCH=OFF
+# One clang build serves both the sanitizer run and the fuzz run: every object under ASan+UBSan
+# and libFuzzer's coverage instrumentation, the fuzz targets linked with libFuzzer's main.
+begin_phase "build (clang, ASan + UBSan + fuzzing)"
+BUILD_DIR=build-asan CC=clang CXX=clang++ bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O0 -gline-tables-only" -DGPUSTACK_FUZZ=ON -DGPUSTACK_BUILD_BENCH=OFF
 begin_phase "unit tests under ASan + UBSan"
 # The real-Vulkan-loader test is left out here (it runs in the plain build above): Mesa's ICDs
 # leak inside themselves once loaded, which LeakSanitizer reports from a dlclose'd module.
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest -LE gpu -E 'Vulkan.TheRealLoaderWhenThisMachineHasOne' --output-on-failure -j"$(nproc)")
+# A 32 MiB stack: libstdc++'s std::regex recurses once per input character, and at -O0 with
+# ASan's redzones a 4 KiB hostile line (BuiltinRules.HostileValuesEverywhereNeverCrash) needs
+# more than the default 8 MiB; the plain run above checks the same line with the default.
+(cd build-asan && ulimit -s 32768 && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest -LE gpu -E 'Vulkan.TheRealLoaderWhenThisMachineHasOne' --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml)
+check_skips build-asan/ctest-junit.xml
 
-begin_phase "build libFuzzer targets"
-BUILD_DIR=build-fuzz CC=clang CXX=clang++ bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
-  -DGPUSTACK_FUZZ=ON -DGPUSTACK_BUILD_TESTS=OFF -DGPUSTACK_BUILD_BENCH=OFF
 begin_phase "libFuzzer smoke (${FUZZ_SECONDS:-20} s per target)"
-bash scripts/fuzz.sh build-fuzz "${FUZZ_SECONDS:-20}"
+bash scripts/fuzz.sh build-asan "${FUZZ_SECONDS:-20}"
 end_phase

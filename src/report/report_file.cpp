@@ -42,14 +42,17 @@ bool read_report_file(const std::string& path, nlohmann::json& out, std::string&
       return false;
     }
   }
-  std::string text = ss.str();
+  return parse_report_text(ss.str(), path, out, error);
+}
+
+bool parse_report_text(const std::string& text, const std::string& name, nlohmann::json& out, std::string& error) {
   out = nlohmann::json::parse(text, nullptr, false);
   if (out.is_discarded() && !from_markdown(text, out)) {
-    error = path + ": neither JSON nor a Markdown report with a ```json block";
+    error = name + ": neither JSON nor a Markdown report with a ```json block";
     return false;
   }
   if (!out.is_object() || !out.contains("schema_version") || out["schema_version"] != 1) {
-    error = path + ": not a gpustack report (schema_version 1)";
+    error = name + ": not a gpustack report (schema_version 1)";
     return false;
   }
   return true;

@@ -10,4 +10,7 @@ namespace gs {
 /// be read, holds no JSON object, or is not a schema_version 1 gpustack report.
 bool read_report_file(const std::string& path, nlohmann::json& out, std::string& error);
 
+/// The same on text already read; `name` prefixes the error ("report.md: not a gpustack report").
+bool parse_report_text(const std::string& text, const std::string& name, nlohmann::json& out, std::string& error);
+
 }  // namespace gs
