@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
@@ -45,13 +46,10 @@ std::string sm_of(std::string_view cc) {
   return "sm_" + std::string(cc.substr(0, dot)) + std::string(cc.substr(dot + 1));
 }
 
-/// The first "gfxNNNN" token of `lower`, or "".
+/// The first gfx target token of `lower`, or "".
 std::string gfx_at(std::string_view lower) {
-  size_t p = lower.find("gfx");
-  if (p == std::string_view::npos) return "";
-  size_t e = p + 3;
-  while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
-  return e - p >= 6 && e - p <= 8 && digit(lower[p + 3]) ? std::string(lower.substr(p, e - p)) : "";
+  std::vector<std::string> t = gfx_tokens(lower);
+  return t.empty() ? "" : t.front();
 }
 
 void gpu(paste_scan& s, const std::string& arch, const std::string& name, size_t i, std::string_view from) {

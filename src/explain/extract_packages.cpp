@@ -186,7 +186,10 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
   for (auto [alias, dist] : kMentioned) {
     for (size_t p = l.find(alias); p != std::string::npos; p = l.find(alias, p + 1)) {
       size_t e = p + alias.size();
-      if ((p > 0 && name_char(l[p - 1]) && l[p - 1] != '.') || (e < l.size() && (std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '-' || l[e] == '_')))
+      // "torch2.3.1+cu121" (no space) still names torch; "torchvision" does not.
+      const bool glued_version = e + 2 < l.size() && std::isdigit(static_cast<unsigned char>(l[e])) && l[e + 1] == '.';
+      if ((p > 0 && name_char(l[p - 1]) && l[p - 1] != '.') ||
+          (e < l.size() && !glued_version && (std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '-' || l[e] == '_')))
         continue;
       if (std::any_of(taken.begin(), taken.end(), [&](auto r) { return p >= r.first && p < r.second; })) continue;
       // Between the name and the version: "==", "=", ":", " version", " v", "`", spaces; nothing else.
@@ -204,10 +207,21 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
       }
       if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
       if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;
-      auto v = first_version(std::string_view(line).substr(q));
+      std::optional<std::string> v = first_version(std::string_view(line).substr(q));
       if (!v || line.compare(q, v->size(), *v) != 0) continue;
       taken.push_back({p, q + v->size()});
-      propose_pkg(s, std::string(dist), *v, i, "text", weight::prose);
+      std::string version = *v;
+      // "PyTorch 2.8.0 + cu129": the build label written apart from the version.
+      if (dist == "torch" && version.find('+') == std::string::npos) {
+        size_t r = l.find_first_not_of(' ', q + v->size());
+        if (r != std::string::npos && l[r] == '+' && (r = l.find_first_not_of(' ', r + 1)) != std::string::npos &&
+            (l.compare(r, 2, "cu") == 0 || l.compare(r, 4, "rocm") == 0 || l.compare(r, 3, "cpu") == 0)) {
+          size_t end = r;
+          while (end < l.size() && (std::isalnum(static_cast<unsigned char>(l[end])) || l[end] == '.')) ++end;
+          version += "+" + line.substr(r, end - r);
+        }
+      }
+      propose_pkg(s, std::string(dist), version, i, "text", weight::prose);
     }
   }
 }

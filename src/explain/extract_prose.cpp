@@ -10,6 +10,21 @@
 #include "explain/paste_scan.h"
 
 namespace gs {
+
+/// "gfx1100" tokens in a line (lower case in, tokens out).
+std::vector<std::string> gfx_tokens(std::string_view lower) {
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  std::vector<std::string> out;
+  for (size_t p = lower.find("gfx"); p != std::string_view::npos; p = lower.find("gfx", p + 3)) {
+    if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;
+    size_t e = p + 3;
+    while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
+    // Real targets have three or four characters after "gfx" (gfx90a, gfx1201): "gfx90878" is not one.
+    if (e - p >= 6 && e - p <= 7 && digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
+  }
+  return out;
+}
+
 namespace {
 
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
@@ -23,17 +38,6 @@ bool lists_targets(std::string_view lower) {
   return false;
 }
 
-/// "gfx1100" tokens in a line (lower case in, tokens out).
-std::vector<std::string> gfx_tokens(std::string_view lower) {
-  std::vector<std::string> out;
-  for (size_t p = lower.find("gfx"); p != std::string_view::npos; p = lower.find("gfx", p + 3)) {
-    if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;
-    size_t e = p + 3;
-    while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
-    if (e - p >= 6 && e - p <= 8 && digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
-  }
-  return out;
-}
 
 std::string without_urls(const std::string& l) {
   std::string out = l;
@@ -171,6 +175,9 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     }
     break;
   }
+  // An issue form's "OS: Windows" / "- OS: windows10 22H2": Windows however it is written.
+  if (auto v = after_label(l, "OS:"); v && lower_copy(*v).rfind("windows", 0) == 0)
+    s.propose("host.os_id", "windows", i, "text", weight::tool_output);
   auto unquote = [](std::string v) {
     v.erase(std::remove(v.begin(), v.end(), '"'), v.end());
     return v;

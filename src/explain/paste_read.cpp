@@ -317,6 +317,42 @@ void paste_scan::kind(std::string_view k) {
   if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.emplace_back(k);
 }
 
+/// "Killed`": a code span the user closed at the end of the line and opened on another. An odd
+/// count of backticks leaves the stray one at the line's end (or start) out.
+std::string strip_stray_backtick(std::string s) {
+  if (std::count(s.begin(), s.end(), '`') % 2 == 0) return s;
+  if (!s.empty() && s.back() == '`') s.pop_back();
+  else if (size_t b = s.find_first_not_of(' '); b != std::string::npos && s[b] == '`') s.erase(b, 1);
+  return s;
+}
+
+/// Issue forms put each answer under its own heading ("### OS" then "Windows"): a one-line answer
+/// under a heading the extractors know becomes "OS: Windows", read like any labelled line.
+void label_issue_form_answers(std::vector<std::string>& lines) {
+  static constexpr std::pair<std::string_view, std::string_view> labels[] = {
+      {"os", "OS:"},           {"operating system", "OS:"},         {"os version", "OS:"},
+      {"platform", "OS:"},     {"operating system version", "OS:"}, {"gpu", "GPU:"},
+      {"gpus", "GPU:"},        {"gpu model", "GPU:"},               {"graphics card", "GPU:"},
+      {"hardware", "GPU:"},    {"rocm version", "ROCm version:"},   {"python version", "Python version:"},
+      {"pytorch version", "PyTorch version:"},                      {"torch version", "PyTorch version:"},
+      {"nvidia driver version", "Nvidia driver version:"}};
+  auto blank = [](const std::string& l) { return l.find_first_not_of(" \t") == std::string::npos; };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view h(lines[i]);
+    size_t hashes = h.find_first_not_of('#');
+    if (hashes < 2 || hashes > 4 || hashes == std::string_view::npos || h[hashes] != ' ') continue;
+    std::string heading = lower_copy(trim_copy(h.substr(hashes)));
+    auto it = std::find_if(std::begin(labels), std::end(labels), [&](auto& p) { return p.first == heading; });
+    if (it == std::end(labels)) continue;
+    size_t j = i + 1;
+    while (j < lines.size() && blank(lines[j])) ++j;
+    if (j >= lines.size() || lines[j].rfind("#", 0) == 0 || lines[j].size() > 200) continue;
+    if (j + 1 < lines.size() && !blank(lines[j + 1]) && lines[j + 1].rfind("#", 0) != 0) continue;  // a block, not one line
+    std::string answer = trim_copy(lines[j]);
+    if (lower_copy(answer).rfind(lower_copy(it->second), 0) != 0) lines[j] = std::string(it->second) + " " + answer;
+  }
+}
+
 std::vector<std::string> normalise_paste(std::string_view text) {
   std::vector<std::string> lines;
   size_t pos = 0;
@@ -330,10 +366,11 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
     if (!is_fence(trim_copy(l)))
-      lines.push_back(strip_inline_fences(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l))))));
+      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))))));
     if (end == text.size()) break;
     pos = end + 1;
   }
+  label_issue_form_answers(lines);
   return lines;
 }
 

@@ -59,6 +59,8 @@ std::string unpad_label(const std::string& line);
 std::string hip_major_minor(std::string_view v);
 /// The first version-like token ("2.5.1+rocm6.2", "550.54.14", "6.2") at or after `from`.
 std::optional<std::string> first_version(std::string_view text, size_t from = 0);
+/// The gfx target tokens of a lower-cased line ("gfx1100", "gfx90a"; not "gfx90878").
+std::vector<std::string> gfx_tokens(std::string_view lower);
 /// torch's version -> what it was built for: "+cu124" -> cuda "12.4", "+rocm6.2" -> hip "6.2", "+cpu".
 void note_torch_build(paste_scan& s, std::string_view torch_version, size_t index, std::string_view from, int w);
 

@@ -267,6 +267,33 @@ TEST(PasteRead, RequirementsAndSentencePunctuationAreNotValues) {
   EXPECT_EQ(ti.facts.gpus[0].arch, "sm_75");
 }
 
+TEST(PasteRead, IssueFormAnswersUnderTheirHeadings) {
+  // An issue form (Ollama's, ROCm's): "### OS" then the answer; the OS named in the answer beats
+  // one a sentence mentions ("I also tested on Ubuntu 22.04").
+  paste_reading r = read_paste(
+      "### What is the issue?\nI tested on my rx 6750xt on Ubuntu 22.04 and windows 11.\n\n### OS\n\nWindows\n\n"
+      "### GPU\n\nAMD\n\n### ROCm Version\n\n6.1.2\n");
+  auto f = facts_of(r);
+  EXPECT_EQ(f["host.os_id"], "windows");
+  EXPECT_EQ(f["rocm.version"], "6.1.2");
+  // A block under a heading (rocminfo output, a traceback) is left as it is.
+  paste_reading block = read_paste("### GPU\nName: gfx1100\nMarketing Name: Radeon RX 7900 XTX\n");
+  EXPECT_EQ(block.lines[1], "Name: gfx1100");
+}
+
+TEST(PasteRead, TorchVersionsWrittenLoosely) {
+  EXPECT_EQ(facts_of(read_paste("- OS: windows10 22H2\n- torch2.3.1+cu121\n"))["pkg.torch"], "2.3.1+cu121");
+  EXPECT_EQ(facts_of(read_paste("- OS: windows10 22H2\n"))["host.os_id"], "windows");
+  auto apart = facts_of(read_paste("**Versions:** PyTorch 2.8.0 + cu129\n"));
+  EXPECT_EQ(apart["pkg.torch"], "2.8.0+cu129");
+  EXPECT_EQ(apart["torch.cuda"], "12.9");
+  EXPECT_EQ(facts_of(read_paste("pip install torchvision2.0\n")).count("pkg.torch"), 0u);
+  // A code span closed at the line's end ("Killed`") is read without its backtick.
+  EXPECT_EQ(read_paste("`python load.py\nKilled`\n").lines[1], "Killed");
+  // Not a gfx target: five characters after "gfx".
+  EXPECT_TRUE(read_paste("arch gfx90878 found\n").facts.gpus.empty());
+}
+
 TEST(PasteRead, WhatTheRuntimeSaysBeatsProse) {
   paste_reading r = read_paste(
       "I think this is my RTX 4090\n"
