@@ -50,13 +50,18 @@ std::string decode_rocm_smi_gfx(const std::string& t) {
   return t;
 }
 
+/// "1.8 (https://download.pytorch.org/whl/rocm4.0.1/torch-1.8.0%2Brocm4.0.1-cp39-...whl)": the
+/// wheel's own name, read with every other .whl (extract_packages), says more than "1.8" (its
+/// +rocm label), so the label's short version is left out.
+bool names_its_wheel(std::string_view value) { return value.find(".whl") != std::string_view::npos; }
+
 void collect_env(paste_scan& s, size_t i, const std::string& padded) {
   const char* k = "collect_env";
   const std::string l = unpad_label(padded);
   if (auto v = after_label(l, "PyTorch version:")) {
     if (l.find("PyTorch version:") != std::string::npos) s.kind(k);  // ComfyUI prints "pytorch version:"
     // An issue form's "PyTorch Version: 1.8 (https://...)" carries more than the version.
-    if (auto ver = first_version(*v); ver && !unknown_value(*v) && v->rfind(*ver, 0) == 0) {
+    if (auto ver = first_version(*v); ver && !unknown_value(*v) && v->rfind(*ver, 0) == 0 && !names_its_wheel(*v)) {
       s.propose("pkg.torch", *ver, i, k, weight::tool_output);
       note_torch_build(s, *ver, i, k, weight::tool_output);
     }
@@ -139,6 +144,7 @@ void hf_env(paste_scan& s, size_t i, const std::string& l) {
     if (!v) return;
     s.kind(k);
     if (name == "pytorch") {
+      if (names_its_wheel(value)) return;
       s.propose("pkg.torch", *v, i, k, weight::labelled);
       note_torch_build(s, *v, i, k, weight::labelled);
     } else if (name == "python") {

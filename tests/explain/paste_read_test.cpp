@@ -251,6 +251,10 @@ TEST(PasteRead, TorchVersionPrintedAloneOrInAnIssueForm) {
   EXPECT_EQ(facts_of(read_paste("0.23.0+cu128\n")).count("pkg.torch"), 0u) << "torchvision's 0.x";
   EXPECT_EQ(facts_of(read_paste("2.8.0\n")).count("pkg.torch"), 0u) << "a bare version names no package";
   EXPECT_EQ(facts_of(read_paste("- PyTorch Version: 1.8 (https://download.pytorch.org/whl/rocm4.0.1)\n"))["pkg.torch"], "1.8");
+  // pytorch/pytorch#53738: the wheel named after the version says more than "1.8".
+  EXPECT_EQ(facts_of(read_paste("- PyTorch Version: 1.8 (https://download.pytorch.org/whl/rocm4.0.1/"
+                                "torch-1.8.0%2Brocm4.0.1-cp39-cp39-linux_x86_64.whl)\n"))["pkg.torch"],
+            "1.8.0+rocm4.0.1");
 }
 
 TEST(PasteRead, RequirementsAndSentencePunctuationAreNotValues) {
