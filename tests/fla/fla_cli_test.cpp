@@ -11,35 +11,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/run_binary.h"
+
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct cli_out {
-  int rc = -1;
-  std::string out, err;
-};
-
-cli_out run_gpustack(const std::string& args) {
-  fs::path dir = fs::path(::testing::TempDir()) / ("gs-fla-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string cmd = "GPUSTACK_STATE_DIR='" + dir.string() + "' '" GPUSTACK_BINARY "' " + args + " >'" +
-                    (dir / "out").string() + "' 2>'" + (dir / "err").string() + "' </dev/null";
-  int st = std::system(cmd.c_str());
-  cli_out r;
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  auto slurp = [](const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  fs::remove_all(dir);
-  return r;
-}
+using cli_out = gs::testing::run_output;
 
 const nlohmann::json* probe(const nlohmann::json& report, const std::string& id) {
   for (const nlohmann::json& p : report["probes"])
@@ -48,27 +27,27 @@ const nlohmann::json* probe(const nlohmann::json& report, const std::string& id)
 }
 
 TEST(FlaCli, BadArgumentsExitTwoAndSayWhy) {
-  cli_out r = run_gpustack("probe fla --stages 4..1");
+  cli_out r = gs::testing::run_gpustack("probe fla --stages 4..1");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--stages"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("backwards"), std::string::npos) << r.err;
-  r = run_gpustack("probe fla --stages 0");
+  r = gs::testing::run_gpustack("probe fla --stages 0");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("outside"), std::string::npos) << r.err;
-  r = run_gpustack("probe fla --backends native,cudnn");
+  r = gs::testing::run_gpustack("probe fla --backends native,cudnn");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("unknown backend 'cudnn'"), std::string::npos) << r.err;
-  r = run_gpustack("probe fla --heads 3 --value-heads 4");
+  r = gs::testing::run_gpustack("probe fla --heads 3 --value-heads 4");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("multiple"), std::string::npos) << r.err;
-  r = run_gpustack("probe fla --dtype fp8");
+  r = gs::testing::run_gpustack("probe fla --dtype fp8");
   EXPECT_EQ(r.rc, 2);
-  r = run_gpustack("probe fla --head-dim-k 512");
+  r = gs::testing::run_gpustack("probe fla --head-dim-k 512");
   EXPECT_EQ(r.rc, 2);
 }
 
 TEST(FlaCli, NativeOnTheCpuAtEachDepthWithAVerdict) {
-  cli_out r = run_gpustack(
+  cli_out r = gs::testing::run_gpustack(
       "probe fla --device cpu --backends native --stages 1..3 --batch 1 --seq 70 --heads 1 --value-heads 2 "
       "--head-dim-k 16 --head-dim-v 8 --json --no-matrix");
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -91,7 +70,7 @@ TEST(FlaCli, NativeOnTheCpuAtEachDepthWithAVerdict) {
 
 TEST(FlaCli, PythonBackendsSkipCleanlyWithoutTorch) {
   if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "this Python has torch";
-  cli_out r = run_gpustack("probe fla --backends triton,fla --stages 1..2 --python /usr/bin/python3 --json --no-matrix");
+  cli_out r = gs::testing::run_gpustack("probe fla --backends triton,fla --stages 1..2 --python /usr/bin/python3 --json --no-matrix");
   ASSERT_EQ(r.rc, 0) << r.err;
   nlohmann::json rep = nlohmann::json::parse(r.out);
   for (const char* id : {"fla.triton.stages1", "fla.fla.stages1", "fla.triton.stages2", "fla.fla.stages2"}) {
@@ -106,7 +85,7 @@ TEST(FlaCli, PythonBackendsSkipCleanlyWithoutTorch) {
 }
 
 TEST(FlaCli, PlainProbeIdsStillWork) {
-  cli_out r = run_gpustack("probe selftest.pass --json");
+  cli_out r = gs::testing::run_gpustack("probe selftest.pass --json");
   EXPECT_EQ(r.rc, 0) << r.err;
   nlohmann::json rep = nlohmann::json::parse(r.out);
   EXPECT_NE(probe(rep, "selftest.pass"), nullptr);

@@ -11,39 +11,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/run_binary.h"
+
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct cli_out {
-  int rc = -1;
-  std::string out, err;
-};
-
-cli_out run_cli(const std::string& args) {
-  fs::path dir = fs::path(::testing::TempDir()) / ("gs-stack-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string cmd = "GPUSTACK_STATE_DIR='" + dir.string() + "' '" GPUSTACK_BINARY "' " + args + " >'" +
-                    (dir / "out").string() + "' 2>'" + (dir / "err").string() + "' </dev/null";
-  int st = std::system(cmd.c_str());
-  cli_out r;
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  auto slurp = [](const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  fs::remove_all(dir);
-  return r;
-}
+using cli_out = gs::testing::run_output;
 
 TEST(StackCli, WithoutTorchTheReasonIsSaidOnceAndDependentsSkip) {
   if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "this Python has torch";
-  cli_out r = run_cli("probe py.sdpa --python /usr/bin/python3 --json");
+  cli_out r = gs::testing::run_gpustack("probe py.sdpa --python /usr/bin/python3 --json");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("[1/2] py.torch ... skip: torch is not installed in /usr/bin/python3"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("[2/2] py.sdpa ... skip: depends on py.torch which was skip"), std::string::npos) << r.err;
@@ -56,7 +35,7 @@ TEST(StackCli, WithoutTorchTheReasonIsSaidOnceAndDependentsSkip) {
 }
 
 TEST(StackCli, ListShowsEveryStepAndItsDependencies) {
-  cli_out r = run_cli("probe --list");
+  cli_out r = gs::testing::run_gpustack("probe --list");
   ASSERT_EQ(r.rc, 0) << r.err;
   for (const char* id : {"py.torch", "py.bnb.load", "py.bnb.int8", "py.bnb.nf4", "py.transformers.bnb", "py.peft.lora",
                          "py.trl.config", "py.sdpa", "py.triton", "llama_cpp.build", "vulkan.devices", "serving.settings"})

@@ -24,7 +24,8 @@ run_output run_gpustack(const std::string& args, const std::string& input) {
   std::string tmpl = (fs::temp_directory_path() / "gpustack-run-XXXXXX").string();
   fs::path dir = ::mkdtemp(tmpl.data());
   { std::ofstream(dir / "in", std::ios::binary) << input; }
-  std::string cmd = "cd '" + dir.string() + "' && GPUSTACK_STATE_DIR='" + dir.string() + "' '" GPUSTACK_BINARY "' " + args +
+  std::string cmd = "cd '" + dir.string() + "' && GPUSTACK_STATE_DIR='" + dir.string() + "' XDG_DATA_HOME='" + dir.string() +
+                    "' '" GPUSTACK_BINARY "' " + args +
                     " <'" + (dir / "in").string() + "' >'" + (dir / "out").string() + "' 2>'" + (dir / "err").string() + "'";
   int status = std::system(cmd.c_str());
   run_output r;

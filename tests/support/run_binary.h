@@ -1,5 +1,6 @@
 // Running the built gpustack binary from a test: its exit code, and stdout and stderr kept
-// apart, with a private state directory so nothing touches the user's.
+// apart, in a private directory that is also its state directory and XDG_DATA_HOME, so nothing
+// touches the user's.
 #pragma once
 #include <string>
 

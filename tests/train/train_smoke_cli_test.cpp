@@ -12,39 +12,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/run_binary.h"
+
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct cli_out {
-  int rc = -1;
-  std::string out, err;
-};
-
-cli_out run_cli(const std::string& args) {
-  fs::path dir = fs::path(::testing::TempDir()) / ("gs-train-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string cmd = "GPUSTACK_STATE_DIR='" + dir.string() + "' XDG_DATA_HOME='" + dir.string() + "' '" GPUSTACK_BINARY
-                    "' " + args + " >'" + (dir / "out").string() + "' 2>'" + (dir / "err").string() + "' </dev/null";
-  int st = std::system(cmd.c_str());
-  cli_out r;
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  auto slurp = [](const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  fs::remove_all(dir);
-  return r;
-}
+using cli_out = gs::testing::run_output;
 
 TEST(TrainSmokeCli, WithoutTorchItIsACleanSkipWithTheReason) {
   if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "this Python has torch";
-  cli_out r = run_cli("train-smoke --model qwen3.5-0.8b --layers 4 --python /usr/bin/python3 --json --no-matrix");
+  cli_out r = gs::testing::run_gpustack("train-smoke --model qwen3.5-0.8b --layers 4 --python /usr/bin/python3 --json --no-matrix");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("train-smoke: import"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("\r"), std::string::npos) << "a non-terminal gets plain lines, no redraws";
@@ -61,25 +40,25 @@ TEST(TrainSmokeCli, WithoutTorchItIsACleanSkipWithTheReason) {
 }
 
 TEST(TrainSmokeCli, BadArgumentsExitTwoWithTheReason) {
-  cli_out r = run_cli("train-smoke --model qwen3.5-08b --no-matrix");
+  cli_out r = gs::testing::run_gpustack("train-smoke --model qwen3.5-08b --no-matrix");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("unknown model 'qwen3.5-08b' (did you mean qwen3.5-0.8b"), std::string::npos) << r.err;
-  r = run_cli("train-smoke --model qwen3.5-0.8b --layers 0 --no-matrix");
+  r = gs::testing::run_gpustack("train-smoke --model qwen3.5-0.8b --layers 0 --no-matrix");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--layers"), std::string::npos) << r.err;
-  r = run_cli("train-smoke --model qwen3.5-0.8b --layers 6 --no-matrix");
+  r = gs::testing::run_gpustack("train-smoke --model qwen3.5-0.8b --layers 6 --no-matrix");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("multiple of 4"), std::string::npos) << r.err;
-  r = run_cli("train-smoke --layers 4");
+  r = gs::testing::run_gpustack("train-smoke --layers 4");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--model"), std::string::npos) << r.err;
-  r = run_cli("train-smoke --model qwen3.5-0.8b --weights /nonexistent/ckpt --no-matrix");
+  r = gs::testing::run_gpustack("train-smoke --model qwen3.5-0.8b --weights /nonexistent/ckpt --no-matrix");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--weights: /nonexistent/ckpt is not a directory"), std::string::npos) << r.err;
 }
 
 TEST(TrainSmokeCli, HelpNamesEveryOption) {
-  cli_out r = run_cli("train-smoke --help");
+  cli_out r = gs::testing::run_gpustack("train-smoke --help");
   EXPECT_EQ(r.rc, 0);
   for (const char* opt : {"--model", "--layers", "--width-scale", "--seq", "--batch", "--steps", "--no-grad-ckpt",
                           "--weights", "--python", "--venv", "--timeout", "--json", "-o,--output"})
