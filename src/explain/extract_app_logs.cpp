@@ -133,16 +133,11 @@ void windows_python(paste_scan& s, size_t i, const std::string& l) {
 
 }  // namespace
 
-void scan_app_logs(paste_scan& s) {
-  for (size_t i = 0; i < s.lines.size(); ++i) {
-    const std::string& l = s.lines[i];
-    if (l.empty() || l.size() > 2048) continue;
-    std::string lower = lower_copy(l);
-    ollama(s, i, l, lower);
-    llama_cpp(s, i, l, lower);
-    comfyui(s, i, l, lower);
-    windows_python(s, i, l);
-  }
+void scan_app_log_line(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
+  ollama(s, i, l, lower);
+  llama_cpp(s, i, l, lower);
+  comfyui(s, i, l, lower);
+  windows_python(s, i, l);
 }
 
 }  // namespace gs

@@ -276,6 +276,7 @@ void scan_prose(paste_scan& s) {
     gpus(s, i, l, lower);
     host_facts(s, i, l, lower);
     versions(s, i, l, lower);
+    scan_app_log_line(s, i, l, lower);
   }
 }
 

@@ -392,7 +392,6 @@ paste_reading read_paste(std::string_view text) {
   scan_packages(s);
   scan_env(s);
   scan_prose(s);
-  scan_app_logs(s);
   scan_device_listing(s);
   detect_text_kinds(s);
   assemble(s, out);
