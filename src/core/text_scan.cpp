@@ -1,5 +1,5 @@
 // Text helpers for the detect/ parsers (see text_scan.h).
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 #include <cctype>
 #include <limits>

@@ -1,4 +1,4 @@
-// Small text helpers shared by the sysfs/procfs parsers in detect/: trimming, line splitting and
+// Small text helpers shared by every parser (sysfs/procfs, pastes, Python metadata): trimming, line splitting and
 // strict number parsing. Strict because a sysfs value that does not parse must become a
 // detection_issue, not a silent 0 (std::stoul would accept "12abc" and throw on "").
 #pragma once

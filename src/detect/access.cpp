@@ -10,7 +10,7 @@
 
 #include "detect/detect.h"
 #include "detect/nvidia_proc.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

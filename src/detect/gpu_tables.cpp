@@ -7,7 +7,7 @@
 #include <toml++/toml.h>
 
 #include "core/assets.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

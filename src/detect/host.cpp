@@ -8,7 +8,7 @@
 #include "detect/detect.h"
 #include "detect/proc_parse.h"
 #include "detect/read_issue.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

@@ -5,7 +5,7 @@
 #include <cerrno>
 
 #include "detect/read_issue.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 

@@ -11,7 +11,7 @@
 #include "detect/nvidia_proc.h"
 #include "detect/pci_bus.h"
 #include "detect/read_issue.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

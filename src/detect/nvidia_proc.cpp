@@ -1,7 +1,7 @@
 // NVIDIA procfs parsers (see nvidia_proc.h).
 #include "detect/nvidia_proc.h"
 
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

@@ -2,7 +2,7 @@
 #include "detect/pci_bus.h"
 
 #include "detect/read_issue.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 

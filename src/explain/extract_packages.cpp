@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 #include "explain/paste_scan.h"
 #include "python/pep503.h"
 

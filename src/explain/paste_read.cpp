@@ -5,7 +5,7 @@
 #include <map>
 
 #include "detect/gpu_tables.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
 #include "python/pep503.h"

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "inspect/decompress.h"
+#include "inspect/read_le.h"
 #include "runtime/code_object.h"
 
 namespace gs {
@@ -14,14 +15,7 @@ constexpr char kMagicBytes[4] = {'\x50', '\xed', '\x55', '\xba'};
 constexpr std::string_view kMagic(kMagicBytes, 4);
 constexpr uint64_t kFlagLz = 0x2000, kFlagZstd = 0x8000, kFlagArchSpecific = 0x100000,
                    kFlagFamilySpecific = 0x1000000;
-constexpr int kMaxEntries = 1000000;
-
-template <typename T>
-bool read_le(std::string_view b, uint64_t off, T& v) {
-  if (off > b.size() || b.size() - off < sizeof(T)) return false;
-  std::memcpy(&v, b.data() + off, sizeof(T));
-  return true;
-}
+constexpr int kMaxFatbinEntries = 1000000;
 
 void confirm_elf_arch(std::string_view body, fatbin_entry& e) {
   std::string head;
@@ -69,8 +63,8 @@ fatbin_container parse_fatbin_container(std::string_view bytes, const fatbin_opt
   c.size = end;
   uint64_t off = 16;
   for (int n = 0; off < end; ++n) {
-    if (n >= kMaxEntries) {
-      c.error = "more than " + std::to_string(kMaxEntries) + " entries";
+    if (n >= kMaxFatbinEntries) {
+      c.error = "more than " + std::to_string(kMaxFatbinEntries) + " entries";
       break;
     }
     if (end - off < 64) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "inspect/decompress.h"
+#include "inspect/read_le.h"
 #include "runtime/code_object.h"
 
 namespace gs {
@@ -14,14 +15,7 @@ namespace {
 
 constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
 constexpr std::string_view kCcobMagic = "CCOB";
-constexpr uint64_t kMaxEntries = 4096, kMaxIdLen = 1024;
-
-template <typename T>
-bool read_le(std::string_view b, uint64_t off, T& v) {
-  if (off > b.size() || b.size() - off < sizeof(T)) return false;
-  std::memcpy(&v, b.data() + off, sizeof(T));
-  return true;
-}
+constexpr uint64_t kMaxBundleEntries = 4096, kMaxIdLen = 1024;
 
 /// The entry table of a plain bundle; false (with out.error) when it does not fit in `b`.
 /// `truncated` tells a table cut by the end of `b` from a malformed one.
@@ -34,7 +28,7 @@ bool parse_table(std::string_view b, offload_bundle& out, bool& truncated) {
     out.error = "bundle header truncated";
     return false;
   }
-  if (n == 0 || n > kMaxEntries) {
+  if (n == 0 || n > kMaxBundleEntries) {
     out.error = "implausible bundle entry count " + std::to_string(n);
     return false;
   }

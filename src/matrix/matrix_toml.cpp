@@ -28,7 +28,7 @@
 namespace gs {
 namespace {
 
-struct ctx {
+struct matrix_ctx {
   std::string_view path;
   std::vector<matrix_error>& errors;
   void error(const toml::source_region& at, std::string msg) {
@@ -57,7 +57,7 @@ bool ascii_guard(std::string_view path, std::string_view text, std::vector<matri
   return true;
 }
 
-bool get_str(const toml::table& t, const char* key, std::string& out, bool required, ctx& c) {
+bool get_str(const toml::table& t, const char* key, std::string& out, bool required, matrix_ctx& c) {
   const toml::node* n = t.get(key);
   if (!n) {
     if (required) c.error(t.source(), std::string("missing '") + key + "'");
@@ -71,7 +71,7 @@ bool get_str(const toml::table& t, const char* key, std::string& out, bool requi
   return true;
 }
 
-bool parse_cell(const toml::table& t, matrix_cell& cell, ctx& c) {
+bool parse_cell(const toml::table& t, matrix_cell& cell, matrix_ctx& c) {
   bool ok = get_str(t, "probe", cell.probe, true, c) && get_str(t, "status", cell.status, true, c);
   ok = get_str(t, "date", cell.date, false, c) && ok;
   ok = get_str(t, "detail", cell.detail, false, c) && ok;
@@ -97,7 +97,7 @@ bool parse_cell(const toml::table& t, matrix_cell& cell, ctx& c) {
   return ok;
 }
 
-bool parse_row(const toml::table& t, matrix_row& row, ctx& c) {
+bool parse_row(const toml::table& t, matrix_row& row, matrix_ctx& c) {
   bool ok = get_str(t, "note", row.note, false, c);
   std::string id_ignored;
   ok = get_str(t, "id", id_ignored, false, c) && ok;
@@ -209,7 +209,7 @@ bool parse_matrix(std::string_view path, std::string_view text, compat_matrix& o
     errors.push_back({std::string(path), int(e.source().begin.line), int(e.source().begin.column), std::string(e.description())});
     return false;
   }
-  ctx c{path, errors};
+  matrix_ctx c{path, errors};
   const toml::node* schema = root.get("schema");
   if (!schema || !schema->is_integer() || schema->as_integer()->get() != 1) {
     c.error(schema ? schema->source() : root.source(), "this gpustack reads matrix files with schema = 1");

@@ -14,7 +14,7 @@
 namespace gs {
 namespace {
 
-struct ctx {
+struct model_ctx {
   std::string path;
   std::vector<model_error>* errors;
   void error(const toml::source_region& where, std::string msg) const {
@@ -22,7 +22,7 @@ struct ctx {
   }
 };
 
-bool check_keys(const toml::table& t, std::initializer_list<std::string_view> allowed, const std::string& what, ctx& c) {
+bool check_keys(const toml::table& t, std::initializer_list<std::string_view> allowed, const std::string& what, model_ctx& c) {
   bool ok = true;
   std::vector<std::string> names(allowed.begin(), allowed.end());
   for (auto&& [k, v] : t) {
@@ -45,7 +45,7 @@ bool check_keys(const toml::table& t, std::initializer_list<std::string_view> al
 // out of range is an error at the value.
 template <typename T>
 const toml::node* get_node(const toml::table& t, std::string_view key, bool required, const toml::source_region& owner,
-                           ctx& c, bool& ok) {
+                           model_ctx& c, bool& ok) {
   const toml::node* n = t.get(key);
   if (!n && required) {
     c.error(owner, "missing required key '" + std::string(key) + "'");
@@ -55,7 +55,7 @@ const toml::node* get_node(const toml::table& t, std::string_view key, bool requ
 }
 
 void get_int(const toml::table& t, std::string_view key, bool required, int64_t min, int64_t& out,
-             const toml::source_region& owner, ctx& c, bool& ok) {
+             const toml::source_region& owner, model_ctx& c, bool& ok) {
   const toml::node* n = get_node<int64_t>(t, key, required, owner, c, ok);
   if (!n) return;
   if (!n->is_integer()) {
@@ -73,7 +73,7 @@ void get_int(const toml::table& t, std::string_view key, bool required, int64_t 
 }
 
 void get_int(const toml::table& t, std::string_view key, bool required, int64_t min, int& out,
-             const toml::source_region& owner, ctx& c, bool& ok) {
+             const toml::source_region& owner, model_ctx& c, bool& ok) {
   int64_t v = out;
   get_int(t, key, required, min, v, owner, c, ok);
   if (v > (int64_t(1) << 30)) {
@@ -85,7 +85,7 @@ void get_int(const toml::table& t, std::string_view key, bool required, int64_t 
 }
 
 void get_bool(const toml::table& t, std::string_view key, bool required, bool& out, const toml::source_region& owner,
-              ctx& c, bool& ok) {
+              model_ctx& c, bool& ok) {
   const toml::node* n = get_node<bool>(t, key, required, owner, c, ok);
   if (!n) return;
   if (!n->is_boolean()) {
@@ -97,7 +97,7 @@ void get_bool(const toml::table& t, std::string_view key, bool required, bool& o
 }
 
 void get_double(const toml::table& t, std::string_view key, bool required, double& out,
-                const toml::source_region& owner, ctx& c, bool& ok) {
+                const toml::source_region& owner, model_ctx& c, bool& ok) {
   const toml::node* n = get_node<double>(t, key, required, owner, c, ok);
   if (!n) return;
   if (n->is_floating_point()) out = n->as_floating_point()->get();
@@ -114,7 +114,7 @@ void get_double(const toml::table& t, std::string_view key, bool required, doubl
 }
 
 void get_string(const toml::table& t, std::string_view key, bool required, std::string& out,
-                const toml::source_region& owner, ctx& c, bool& ok) {
+                const toml::source_region& owner, model_ctx& c, bool& ok) {
   const toml::node* n = get_node<std::string>(t, key, required, owner, c, ok);
   if (!n) return;
   if (!n->is_string() || n->as_string()->get().empty()) {
@@ -126,7 +126,7 @@ void get_string(const toml::table& t, std::string_view key, bool required, std::
 }
 
 void get_strings(const toml::table& t, std::string_view key, bool required, std::vector<std::string>& out,
-                 const toml::source_region& owner, ctx& c, bool& ok) {
+                 const toml::source_region& owner, model_ctx& c, bool& ok) {
   const toml::node* n = get_node<std::string>(t, key, required, owner, c, ok);
   if (!n) return;
   const toml::array* a = n->as_array();
@@ -146,7 +146,7 @@ void get_strings(const toml::table& t, std::string_view key, bool required, std:
 }
 
 const toml::table* get_table(const toml::table& t, std::string_view key, bool required, const toml::source_region& owner,
-                             ctx& c, bool& ok) {
+                             model_ctx& c, bool& ok) {
   const toml::node* n = get_node<int>(t, key, required, owner, c, ok);
   if (!n) return nullptr;
   if (!n->is_table()) {
@@ -175,7 +175,7 @@ nlohmann::json to_json(const toml::node& n) {
   return nullptr;  // dates and times have no place in an HF config
 }
 
-void parse_attention(const toml::table& t, const std::string& what, bool sliding, attention_shape& a, ctx& c, bool& ok) {
+void parse_attention(const toml::table& t, const std::string& what, bool sliding, attention_shape& a, model_ctx& c, bool& ok) {
   bool keys_ok = sliding ? check_keys(t, {"num_heads", "num_kv_heads", "head_dim", "window"}, "[" + what + "]", c)
                          : check_keys(t, {"num_heads", "num_kv_heads", "head_dim", "output_gate", "k_eq_v"}, "[" + what + "]", c);
   if (!keys_ok) ok = false;
@@ -195,7 +195,7 @@ void parse_attention(const toml::table& t, const std::string& what, bool sliding
   }
 }
 
-std::optional<model_spec> parse_model(const toml::table& root, ctx& c) {
+std::optional<model_spec> parse_model(const toml::table& root, model_ctx& c) {
   bool ok = true;
   model_spec m;
   m.file = c.path;
@@ -327,7 +327,7 @@ std::vector<std::string> model_registry::names() const {
 model_registry load_model_registry(const std::vector<model_source>& files) {
   model_registry reg;
   for (const model_source& f : files) {
-    ctx c{f.path, &reg.errors};
+    model_ctx c{f.path, &reg.errors};
     toml::table root;
     try {
       root = toml::parse(f.text, f.path);

@@ -6,16 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_scan.h"
 #include "python/pep503.h"
 
 namespace gs {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -51,11 +46,11 @@ bool parse_dist_metadata(std::string_view text, dist_metadata& out, std::string&
       error = "binary data in the metadata headers";
       return false;
     }
-    if (trim(line).empty()) break;                       // end of headers
+    if (scan::trim(line).empty()) break;                       // end of headers
     if (line.front() == ' ' || line.front() == '\t') continue;  // continuation of a header we skip
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) break;  // not a header: the headers are over
-    std::string_view key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+    std::string_view key = scan::trim(line.substr(0, colon)), value = scan::trim(line.substr(colon + 1));
     // First occurrence wins, as email.parser's msg["Name"] returns the first.
     if (!have_name && iequals(key, "Name")) {
       out.name = std::string(value);
@@ -114,7 +109,7 @@ std::optional<dist_dir_name> split_dist_dir_name(std::string_view dirname) {
 
 std::string parse_installer(std::string_view text) {
   size_t nl = text.find('\n');
-  std::string_view first = trim(text.substr(0, nl));
+  std::string_view first = scan::trim(text.substr(0, nl));
   if (first.empty() || first.size() > 64) return "";
   for (unsigned char c : first)
     if (c < 0x20 || c >= 0x7f) return "";

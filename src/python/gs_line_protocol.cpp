@@ -1,6 +1,8 @@
 // The `@gs` line parser (gs_line_protocol.h).
 #include "python/gs_line_protocol.h"
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
@@ -26,12 +28,6 @@ bool phase_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
 }  // namespace
 
 gs_line_event parse_gs_line(std::string_view line) {
@@ -41,7 +37,7 @@ gs_line_event parse_gs_line(std::string_view line) {
   std::string_view rest = line.substr(kPrefix.size());
   size_t sp = rest.find(' ');
   std::string_view verb = rest.substr(0, sp);
-  std::string_view arg = sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp + 1));
+  std::string_view arg = sp == std::string_view::npos ? std::string_view() : scan::trim(rest.substr(sp + 1));
   if (verb == "heartbeat" && arg.empty()) return {gs_line_event::heartbeat, {}};
   if (verb == "phase") {
     if (arg.empty() || arg.size() > kMaxPhase) return log_event;
@@ -94,7 +90,7 @@ void gs_line_parser::take(std::string_view line, std::vector<gs_line_event>& out
 
 void log_tail::add(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (trim(line).empty()) return;
+  if (scan::trim(line).empty()) return;
   // Control bytes and invalid UTF-8 become '?', so a dying process's garbage can break
   // neither a terminal nor the report's JSON.
   std::string s;

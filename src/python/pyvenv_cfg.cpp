@@ -2,14 +2,10 @@
 // both sides, lowercase the key. Later duplicates overwrite earlier ones, as there.
 #include "python/pyvenv_cfg.h"
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -47,9 +43,9 @@ pyvenv_cfg parse_pyvenv_cfg(std::string_view text) {
     pos = end == std::string_view::npos ? text.size() : end + 1;
     size_t eq = line.find('=');
     if (eq == std::string_view::npos) continue;
-    std::string key = lower(trim(line.substr(0, eq)));
+    std::string key = lower(scan::trim(line.substr(0, eq)));
     if (key.empty()) continue;
-    cfg.values[key] = std::string(trim(line.substr(eq + 1)));
+    cfg.values[key] = std::string(scan::trim(line.substr(eq + 1)));
   }
   return cfg;
 }

@@ -2,14 +2,10 @@
 // else (imports, expressions, comments) is skipped, and a malformed file yields empty fields.
 #include "python/torch_version.h"
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -21,7 +17,7 @@ bool string_literal(std::string_view v, std::string& out) {
   char q = v.front();
   size_t close = v.find(q, 1);
   if (close == std::string_view::npos) return false;
-  std::string_view rest = trim(v.substr(close + 1));
+  std::string_view rest = scan::trim(v.substr(close + 1));
   if (!rest.empty() && rest.front() != '#') return false;  // 'a' + b: an expression, not a literal
   out = std::string(v.substr(1, close - 1));
   return true;
@@ -41,14 +37,14 @@ torch_version_py parse_torch_version_py(std::string_view text) {
     size_t i = 0;
     while (i < line.size() && is_ident_char(line[i])) ++i;
     std::string_view name = line.substr(0, i);
-    std::string_view rest = trim(line.substr(i));
+    std::string_view rest = scan::trim(line.substr(i));
     if (!rest.empty() && rest.front() == ':') {  // annotation: "Optional[str] = ..."
       size_t eq = rest.find('=');
       if (eq == std::string_view::npos) continue;
       rest = rest.substr(eq);
     }
     if (rest.empty() || rest.front() != '=' || (rest.size() > 1 && rest[1] == '=')) continue;
-    std::string_view value = trim(rest.substr(1));
+    std::string_view value = scan::trim(rest.substr(1));
     std::string* field = nullptr;
     if (name == "__version__") field = &r.version;
     else if (name == "cuda") field = &r.cuda;

@@ -19,4 +19,18 @@ std::string json_text_at(const nlohmann::json& j, std::initializer_list<const ch
   return "";
 }
 
+const nlohmann::json& json_object_at(const nlohmann::json& j, const char* k) {
+  static const nlohmann::json kEmpty = nlohmann::json::object();
+  if (!j.is_object()) return kEmpty;
+  auto it = j.find(k);
+  return (it != j.end() && it->is_object()) ? *it : kEmpty;
+}
+
+const nlohmann::json& json_array_at(const nlohmann::json& j, const char* k) {
+  static const nlohmann::json kEmpty = nlohmann::json::array();
+  if (!j.is_object()) return kEmpty;
+  auto it = j.find(k);
+  return (it != j.end() && it->is_array()) ? *it : kEmpty;
+}
+
 }  // namespace gs

@@ -11,4 +11,10 @@ namespace gs {
 /// missing, not an object, or the end is not a scalar.
 std::string json_text_at(const nlohmann::json& j, std::initializer_list<const char*> path);
 
+/// j[k] when it is an object, else an empty object: a malformed report must still render.
+const nlohmann::json& json_object_at(const nlohmann::json& j, const char* k);
+
+/// j[k] when it is an array, else an empty array.
+const nlohmann::json& json_array_at(const nlohmann::json& j, const char* k);
+
 }  // namespace gs

@@ -20,27 +20,9 @@ constexpr size_t kWidth = 100;        // columns a line may take before it is cu
 constexpr size_t kMaxFindings = 12;   // beyond this the rest is one "... N more" line
 constexpr size_t kMaxProbes = 12;     // beyond this passing probes collapse to a count
 
-/// j[a][b]... as text ("" when absent or not a scalar).
-std::string str(const json& j, std::initializer_list<const char*> path) { return json_text_at(j, path); }
-
 double num(const json& j, const char* k) {
   auto it = j.is_object() ? j.find(k) : j.end();
   return (j.is_object() && it != j.end() && it->is_number()) ? it->get<double>() : 0.0;
-}
-
-/// j[k] when it is an object, else an empty object: a malformed report must still render.
-const json& obj(const json& j, const char* k) {
-  static const json kEmpty = json::object();
-  if (!j.is_object()) return kEmpty;
-  auto it = j.find(k);
-  return (it != j.end() && it->is_object()) ? *it : kEmpty;
-}
-
-const json& arr(const json& j, const char* k) {
-  static const json kEmpty = json::array();
-  if (!j.is_object()) return kEmpty;
-  auto it = j.find(k);
-  return (it != j.end() && it->is_array()) ? *it : kEmpty;
 }
 
 std::string cut(std::string s, size_t width) {
@@ -74,27 +56,27 @@ const char* status_color(const std::string& s) {
 std::string gib(double bytes) { return fmt::format("{:.1f}", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 void header(const json& r, std::string& out, const painter& p) {
-  const json& h = obj(r, "host");
-  std::vector<std::string> parts{"gpustack " + str(r, {"tool", "version"})};
-  std::string os = str(h, {"os", "pretty"});
-  if (os.empty()) os = (str(h, {"os", "id"}) + " " + str(h, {"os", "version"}));
+  const json& h = json_object_at(r, "host");
+  std::vector<std::string> parts{"gpustack " + json_text_at(r, {"tool", "version"})};
+  std::string os = json_text_at(h, {"os", "pretty"});
+  if (os.empty()) os = (json_text_at(h, {"os", "id"}) + " " + json_text_at(h, {"os", "version"}));
   if (os.find_first_not_of(' ') != std::string::npos) parts.push_back(os);
-  if (!str(h, {"kernel"}).empty()) parts.push_back("kernel " + str(h, {"kernel"}));
-  int logical = static_cast<int>(num(obj(h, "cpu"), "logical"));
+  if (!json_text_at(h, {"kernel"}).empty()) parts.push_back("kernel " + json_text_at(h, {"kernel"}));
+  int logical = static_cast<int>(num(json_object_at(h, "cpu"), "logical"));
   if (logical > 0) parts.push_back(fmt::format("{} CPUs", logical));
-  double ram = num(obj(h, "ram"), "total_bytes");
+  double ram = num(json_object_at(h, "ram"), "total_bytes");
   if (ram > 0) parts.push_back("RAM " + gib(ram) + " GiB");
-  double swap = num(obj(h, "swap"), "total_bytes");
+  double swap = num(json_object_at(h, "swap"), "total_bytes");
   if (ram > 0) parts.push_back(swap > 0 ? "swap " + gib(swap) + " GiB" : "no swap");
-  if (str(h, {"container", "detected"}) == "true")
-    parts.push_back("container " + (str(h, {"container", "kind"}).empty() ? std::string("?") : str(h, {"container", "kind"})));
+  if (json_text_at(h, {"container", "detected"}) == "true")
+    parts.push_back("container " + (json_text_at(h, {"container", "kind"}).empty() ? std::string("?") : json_text_at(h, {"container", "kind"})));
   std::string line;
   for (size_t i = 0; i < parts.size(); ++i) line += (i ? " | " : "") + parts[i];
   out += p.bold(cut(line, kWidth)) + "\n";
 }
 
 void gpu_table(const json& r, std::string& out, const painter& p) {
-  const json& gpus = arr(r, "gpus");
+  const json& gpus = json_array_at(r, "gpus");
   if (gpus.empty()) {
     out += p.bold("GPUs") + "  none found\n";
     return;
@@ -105,53 +87,53 @@ void gpu_table(const json& r, std::string& out, const painter& p) {
   for (size_t i = 0; i < gpus.size(); ++i) {
     const json& g = gpus[i];
     int cus = static_cast<int>(num(g, "compute_units")), wave = static_cast<int>(num(g, "wave_size"));
-    out += fmt::format("  {:<2} {:<7} {:<8} {:<34} {:>8} {:>4} {:>4}\n", i, cut(str(g, {"vendor"}), 7),
-                       cut(str(g, {"arch"}), 8), cut(str(g, {"name"}), 34),
+    out += fmt::format("  {:<2} {:<7} {:<8} {:<34} {:>8} {:>4} {:>4}\n", i, cut(json_text_at(g, {"vendor"}), 7),
+                       cut(json_text_at(g, {"arch"}), 8), cut(json_text_at(g, {"name"}), 34),
                        num(g, "vram_bytes") > 0 ? gib(num(g, "vram_bytes")) : "?", cus > 0 ? std::to_string(cus) : "?",
                        wave > 0 ? std::to_string(wave) : "?");
   }
 }
 
 void stack_rows(const json& r, std::string& out, const painter& p) {
-  const json& s = obj(r, "stack");
+  const json& s = json_object_at(r, "stack");
   std::vector<std::pair<std::string, std::string>> rows;
   std::string drv;
-  if (str(s, {"driver", "amdgpu", "loaded"}) == "true") {
-    std::string v = str(s, {"driver", "amdgpu", "version"});
+  if (json_text_at(s, {"driver", "amdgpu", "loaded"}) == "true") {
+    std::string v = json_text_at(s, {"driver", "amdgpu", "version"});
     drv = "amdgpu " + (v.empty() ? std::string("in-kernel") : v);
-    if (!str(s, {"driver", "amdgpu", "initstate"}).empty()) drv += " (" + str(s, {"driver", "amdgpu", "initstate"}) + ")";
+    if (!json_text_at(s, {"driver", "amdgpu", "initstate"}).empty()) drv += " (" + json_text_at(s, {"driver", "amdgpu", "initstate"}) + ")";
   }
-  if (!str(s, {"driver", "nvidia", "version"}).empty()) {
+  if (!json_text_at(s, {"driver", "nvidia", "version"}).empty()) {
     if (!drv.empty()) drv += ", ";
-    drv += "nvidia " + str(s, {"driver", "nvidia", "version"}) + (str(s, {"driver", "nvidia", "open_module"}) == "true" ? " (open)" : "");
+    drv += "nvidia " + json_text_at(s, {"driver", "nvidia", "version"}) + (json_text_at(s, {"driver", "nvidia", "open_module"}) == "true" ? " (open)" : "");
   }
   if (!drv.empty()) rows.push_back({"driver", drv});
-  if (!str(s, {"rocm", "version"}).empty()) {
-    std::string v = str(s, {"rocm", "version"});
-    for (const json& i : arr(obj(s, "rocm"), "installs"))
-      if (str(i, {"active"}) == "true") v += " (" + str(i, {"path"}) + ")";
-    size_t n = arr(obj(s, "rocm"), "installs").size();
+  if (!json_text_at(s, {"rocm", "version"}).empty()) {
+    std::string v = json_text_at(s, {"rocm", "version"});
+    for (const json& i : json_array_at(json_object_at(s, "rocm"), "installs"))
+      if (json_text_at(i, {"active"}) == "true") v += " (" + json_text_at(i, {"path"}) + ")";
+    size_t n = json_array_at(json_object_at(s, "rocm"), "installs").size();
     if (n > 1) v += fmt::format(", {} installs", n);
     rows.push_back({"ROCm", v});
   }
   std::string cuda;
-  if (!str(s, {"cuda", "toolkit_version"}).empty()) cuda = "toolkit " + str(s, {"cuda", "toolkit_version"});
-  if (!str(s, {"cuda", "driver_api"}).empty()) cuda += (cuda.empty() ? "" : ", ") + std::string("driver API ") + str(s, {"cuda", "driver_api"});
+  if (!json_text_at(s, {"cuda", "toolkit_version"}).empty()) cuda = "toolkit " + json_text_at(s, {"cuda", "toolkit_version"});
+  if (!json_text_at(s, {"cuda", "driver_api"}).empty()) cuda += (cuda.empty() ? "" : ", ") + std::string("driver API ") + json_text_at(s, {"cuda", "driver_api"});
   if (!cuda.empty()) rows.push_back({"CUDA", cuda});
-  const json& py = obj(s, "python");
-  if (str(py, {"found"}) == "true") {
-    std::string v = str(py, {"version"}) + " " + str(py, {"env_kind"}) + "  " + str(py, {"interpreter"});
+  const json& py = json_object_at(s, "python");
+  if (json_text_at(py, {"found"}) == "true") {
+    std::string v = json_text_at(py, {"version"}) + " " + json_text_at(py, {"env_kind"}) + "  " + json_text_at(py, {"interpreter"});
     rows.push_back({"Python", v});
   } else {
     rows.push_back({"Python", "not found (--python PATH or --venv DIR)"});
   }
-  const json& pk = obj(py, "packages");
-  auto version_of = [&pk](const char* n) { return str(pk, {n}); };
+  const json& pk = json_object_at(py, "packages");
+  auto version_of = [&pk](const char* n) { return json_text_at(pk, {n}); };
   if (!version_of("torch").empty()) {
     std::string t = version_of("torch");
     std::string build;
-    if (!str(s, {"torch", "hip"}).empty()) build = "HIP " + str(s, {"torch", "hip"});
-    else if (!str(s, {"torch", "cuda"}).empty()) build = "CUDA " + str(s, {"torch", "cuda"});
+    if (!json_text_at(s, {"torch", "hip"}).empty()) build = "HIP " + json_text_at(s, {"torch", "hip"});
+    else if (!json_text_at(s, {"torch", "cuda"}).empty()) build = "CUDA " + json_text_at(s, {"torch", "cuda"});
     else build = "CPU-only build";
     rows.push_back({"torch", t + " (" + build + ")"});
   }
@@ -179,11 +161,11 @@ void stack_rows(const json& r, std::string& out, const painter& p) {
     for (auto& [k, v] : r["env"].items()) env_line += (env_line.empty() ? "" : "  ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   if (!env_line.empty()) rows.push_back({"env", env_line});
   std::string acc;
-  for (const json& a : arr(r, "access")) {
-    if (str(a, {"exists"}) != "true") continue;
-    std::string e = str(a, {"path"}) + " " + (str(a, {"ok"}) == "true" ? "ok" : str(a, {"error"}));
-    if (str(a, {"ok"}) != "true" && !str(a, {"group"}).empty())
-      e += " (group " + str(a, {"group"}) + (str(a, {"user_in_group"}) == "true" ? ")" : ", not a member)");
+  for (const json& a : json_array_at(r, "access")) {
+    if (json_text_at(a, {"exists"}) != "true") continue;
+    std::string e = json_text_at(a, {"path"}) + " " + (json_text_at(a, {"ok"}) == "true" ? "ok" : json_text_at(a, {"error"}));
+    if (json_text_at(a, {"ok"}) != "true" && !json_text_at(a, {"group"}).empty())
+      e += " (group " + json_text_at(a, {"group"}) + (json_text_at(a, {"user_in_group"}) == "true" ? ")" : ", not a member)");
     acc += (acc.empty() ? "" : ", ") + e;
   }
   if (!acc.empty()) rows.push_back({"access", acc});
@@ -195,9 +177,9 @@ int severity_rank(const std::string& s) { return s == "fail" ? 0 : s == "warn" ?
 
 void findings_block(const json& r, std::string& out, const painter& p) {
   std::vector<const json*> fs;
-  for (const json& f : arr(r, "findings")) fs.push_back(&f);
+  for (const json& f : json_array_at(r, "findings")) fs.push_back(&f);
   std::stable_sort(fs.begin(), fs.end(), [](const json* a, const json* b) {
-    return severity_rank(str(*a, {"severity"})) < severity_rank(str(*b, {"severity"}));
+    return severity_rank(json_text_at(*a, {"severity"})) < severity_rank(json_text_at(*b, {"severity"}));
   });
   if (fs.empty()) {
     out += p.bold("Findings") + "  none\n";
@@ -206,34 +188,34 @@ void findings_block(const json& r, std::string& out, const painter& p) {
   out += p.bold(fmt::format("Findings ({})", fs.size())) + "\n";
   for (size_t i = 0; i < fs.size() && i < kMaxFindings; ++i) {
     const json& f = *fs[i];
-    std::string sev = str(f, {"severity"});
+    std::string sev = json_text_at(f, {"severity"});
     std::string tag = "[" + (sev == "fail" ? std::string("FAIL") : sev == "warn" ? "WARN" : "INFO") + "]";
-    std::string head = " " + str(f, {"id"}) + "  " + str(f, {"title"});
+    std::string head = " " + json_text_at(f, {"id"}) + "  " + json_text_at(f, {"title"});
     out += "  " + p(tag, severity_color(sev)) + cut(head, kWidth - 8) + "\n";
-    if (!str(f, {"evidence"}).empty()) out += p.dim(cut("         seen: " + str(f, {"evidence"}), kWidth)) + "\n";
-    if (!str(f, {"remediation"}).empty()) out += cut("         fix:  " + str(f, {"remediation"}), kWidth) + "\n";
+    if (!json_text_at(f, {"evidence"}).empty()) out += p.dim(cut("         seen: " + json_text_at(f, {"evidence"}), kWidth)) + "\n";
+    if (!json_text_at(f, {"remediation"}).empty()) out += cut("         fix:  " + json_text_at(f, {"remediation"}), kWidth) + "\n";
   }
   if (fs.size() > kMaxFindings)
     out += fmt::format("  ... {} more (gpustack check --markdown lists them all)\n", fs.size() - kMaxFindings);
 }
 
 void probes_block(const json& r, std::string& out, const painter& p) {
-  const json& ps = arr(r, "probes");
+  const json& ps = json_array_at(r, "probes");
   if (ps.empty()) return;
   out += p.bold(fmt::format("Probes ({})", ps.size())) + "\n";
   bool collapse = ps.size() > kMaxProbes;
   size_t hidden = 0;
   for (const json& pr : ps) {
-    std::string st = str(pr, {"status"});
+    std::string st = json_text_at(pr, {"status"});
     if (collapse && st == "pass") {
       ++hidden;
       continue;
     }
     std::string time = fmt::format("{:.1f} ms", num(pr, "duration_ms"));
-    std::string line = fmt::format("  {:<24} {} {:>10}  {}", cut(str(pr, {"id"}), 24), p(fmt::format("{:<5}", st), status_color(st)),
-                                   time, str(pr, {"detail"}));
+    std::string line = fmt::format("  {:<24} {} {:>10}  {}", cut(json_text_at(pr, {"id"}), 24), p(fmt::format("{:<5}", st), status_color(st)),
+                                   time, json_text_at(pr, {"detail"}));
     if (st == "hang" || st == "crash" || st == "fail")
-      if (!str(pr, {"phase"}).empty()) line += "  [phase " + str(pr, {"phase"}) + "]";
+      if (!json_text_at(pr, {"phase"}).empty()) line += "  [phase " + json_text_at(pr, {"phase"}) + "]";
     out += cut(line, kWidth + (p.on ? 12 : 0)) + "\n";
   }
   if (hidden) out += fmt::format("  ... and {} more passed\n", hidden);
@@ -252,10 +234,10 @@ std::string render_human(const nlohmann::json& report, bool color) {
   probes_block(r, out, p);
   if (auto m = r.find("matrix_position"); m != r.end() && m->is_object())
     out += p.bold("Matrix") + "  " + position_line(*m) + "\n";  // not cut: the nearest stack is the point
-  size_t issues = arr(r, "issues").size();
+  size_t issues = json_array_at(r, "issues").size();
   if (issues) out += p.dim(fmt::format("{} detection note{} (gpustack check --json shows them)", issues, issues == 1 ? "" : "s")) + "\n";
-  std::string st = str(r, {"summary", "status"});
-  std::string text = str(r, {"summary", "text"});
+  std::string st = json_text_at(r, {"summary", "status"});
+  std::string text = json_text_at(r, {"summary", "text"});
   if (!st.empty() && text.rfind(st + ": ", 0) == 0) text = text.substr(st.size() + 2);
   std::string upper = st;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -15,23 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string str(const json& j, std::initializer_list<const char*> path) { return json_text_at(j, path); }
-
-/// j[k] when it is an object, else an empty object: a malformed report must still render.
-const json& obj(const json& j, const char* k) {
-  static const json kEmpty = json::object();
-  if (!j.is_object()) return kEmpty;
-  auto it = j.find(k);
-  return (it != j.end() && it->is_object()) ? *it : kEmpty;
-}
-
-const json& arr(const json& j, const char* k) {
-  static const json kEmpty = json::array();
-  if (!j.is_object()) return kEmpty;
-  auto it = j.find(k);
-  return (it != j.end() && it->is_array()) ? *it : kEmpty;
-}
-
 /// Plain text: backslash-escape what Markdown or HTML would interpret; newlines become spaces.
 std::string md(std::string_view s) {
   std::string out;
@@ -75,49 +58,49 @@ std::string upper(std::string s) {
 }
 
 void title(const json& r, std::string& out) {
-  std::string st = str(r, {"summary", "status"});
+  std::string st = json_text_at(r, {"summary", "status"});
   std::string what;
-  const json& gpus = arr(r, "gpus");
-  if (!gpus.empty()) what = fmt::format("{}x {} ({})", gpus.size(), str(gpus[0], {"name"}), str(gpus[0], {"arch"}));
+  const json& gpus = json_array_at(r, "gpus");
+  if (!gpus.empty()) what = fmt::format("{}x {} ({})", gpus.size(), json_text_at(gpus[0], {"name"}), json_text_at(gpus[0], {"arch"}));
   else what = "no GPU found";
-  std::string os = str(r, {"host", "os", "pretty"});
-  out += "### gpustack " + md(str(r, {"tool", "command"})) + ": " + (st.empty() ? "?" : upper(st)) + " on " + md(what);
+  std::string os = json_text_at(r, {"host", "os", "pretty"});
+  out += "### gpustack " + md(json_text_at(r, {"tool", "command"})) + ": " + (st.empty() ? "?" : upper(st)) + " on " + md(what);
   if (!os.empty()) out += ", " + md(os);
-  out += "\n\n" + md(str(r, {"summary", "text"})) + "\n\n";
+  out += "\n\n" + md(json_text_at(r, {"summary", "text"})) + "\n\n";
 }
 
 void stack_table(const json& r, std::string& out) {
   std::vector<std::pair<std::string, std::string>> rows;
-  const json& gpus = arr(r, "gpus");
+  const json& gpus = json_array_at(r, "gpus");
   for (size_t i = 0; i < gpus.size(); ++i) {
     const json& g = gpus[i];
-    rows.push_back({fmt::format("GPU {}", i), code(str(g, {"name"})) + " " + md(str(g, {"arch"})) + ", " +
-                                                  gib(g.is_object() && g.contains("vram_bytes") ? g["vram_bytes"] : json()) + ", wave" + str(g, {"wave_size"}) +
-                                                  ", " + md(str(g, {"pci_id"}))});
+    rows.push_back({fmt::format("GPU {}", i), code(json_text_at(g, {"name"})) + " " + md(json_text_at(g, {"arch"})) + ", " +
+                                                  gib(g.is_object() && g.contains("vram_bytes") ? g["vram_bytes"] : json()) + ", wave" + json_text_at(g, {"wave_size"}) +
+                                                  ", " + md(json_text_at(g, {"pci_id"}))});
   }
-  const json& s = obj(r, "stack");
-  if (!str(s, {"driver", "nvidia", "version"}).empty()) rows.push_back({"NVIDIA driver", code(str(s, {"driver", "nvidia", "version"}))});
-  if (str(s, {"driver", "amdgpu", "loaded"}) == "true") {
-    std::string v = str(s, {"driver", "amdgpu", "version"});
+  const json& s = json_object_at(r, "stack");
+  if (!json_text_at(s, {"driver", "nvidia", "version"}).empty()) rows.push_back({"NVIDIA driver", code(json_text_at(s, {"driver", "nvidia", "version"}))});
+  if (json_text_at(s, {"driver", "amdgpu", "loaded"}) == "true") {
+    std::string v = json_text_at(s, {"driver", "amdgpu", "version"});
     rows.push_back({"amdgpu", v.empty() ? "in-kernel" : code(v)});
   }
-  if (!str(s, {"rocm", "version"}).empty()) rows.push_back({"ROCm", code(str(s, {"rocm", "version"}))});
-  if (!str(s, {"cuda", "toolkit_version"}).empty()) rows.push_back({"CUDA toolkit", code(str(s, {"cuda", "toolkit_version"}))});
-  std::string k = str(r, {"host", "kernel"});
+  if (!json_text_at(s, {"rocm", "version"}).empty()) rows.push_back({"ROCm", code(json_text_at(s, {"rocm", "version"}))});
+  if (!json_text_at(s, {"cuda", "toolkit_version"}).empty()) rows.push_back({"CUDA toolkit", code(json_text_at(s, {"cuda", "toolkit_version"}))});
+  std::string k = json_text_at(r, {"host", "kernel"});
   if (!k.empty()) rows.push_back({"kernel", code(k)});
-  const json& py = obj(s, "python");
-  if (str(py, {"found"}) == "true")
-    rows.push_back({"Python", code(str(py, {"version"})) + " (" + md(str(py, {"env_kind"})) + ")"});
-  const json& pk = obj(py, "packages");
-  if (!str(pk, {"torch"}).empty()) {
-    std::string build = !str(s, {"torch", "hip"}).empty() ? "HIP " + str(s, {"torch", "hip"})
-                        : !str(s, {"torch", "cuda"}).empty() ? "CUDA " + str(s, {"torch", "cuda"})
+  const json& py = json_object_at(s, "python");
+  if (json_text_at(py, {"found"}) == "true")
+    rows.push_back({"Python", code(json_text_at(py, {"version"})) + " (" + md(json_text_at(py, {"env_kind"})) + ")"});
+  const json& pk = json_object_at(py, "packages");
+  if (!json_text_at(pk, {"torch"}).empty()) {
+    std::string build = !json_text_at(s, {"torch", "hip"}).empty() ? "HIP " + json_text_at(s, {"torch", "hip"})
+                        : !json_text_at(s, {"torch", "cuda"}).empty() ? "CUDA " + json_text_at(s, {"torch", "cuda"})
                                                               : "CPU-only";
-    rows.push_back({"torch", code(str(pk, {"torch"})) + " (" + md(build) + ")"});
+    rows.push_back({"torch", code(json_text_at(pk, {"torch"})) + " (" + md(build) + ")"});
   }
   for (const char* n : {"triton", "pytorch-triton-rocm", "bitsandbytes", "flash-linear-attention", "causal-conv1d",
                         "flash-attn", "transformers", "peft", "trl"})
-    if (!str(pk, {n}).empty()) rows.push_back({n, code(str(pk, {n}))});
+    if (!json_text_at(pk, {n}).empty()) rows.push_back({n, code(json_text_at(pk, {n}))});
   out += "| | |\n|---|---|\n";
   for (auto& [a, b] : rows) out += "| " + md(a) + " | " + b + " |\n";
   out += "\n";
@@ -125,9 +108,9 @@ void stack_table(const json& r, std::string& out) {
 
 void findings_list(const json& r, std::string& out) {
   std::vector<const json*> fs;
-  for (const json& f : arr(r, "findings")) fs.push_back(&f);
+  for (const json& f : json_array_at(r, "findings")) fs.push_back(&f);
   auto rank = [](const json* f) {
-    std::string s = str(*f, {"severity"});
+    std::string s = json_text_at(*f, {"severity"});
     return s == "fail" ? 0 : s == "warn" ? 1 : 2;
   };
   std::stable_sort(fs.begin(), fs.end(), [&](const json* a, const json* b) { return rank(a) < rank(b); });
@@ -138,11 +121,11 @@ void findings_list(const json& r, std::string& out) {
   }
   out += "\n\n";
   for (const json* f : fs) {
-    out += "- **" + upper(str(*f, {"severity"})) + "** " + code(str(*f, {"id"})) + " " + md(str(*f, {"title"})) + "\n";
-    if (!str(*f, {"evidence"}).empty()) out += "  - seen: " + md(str(*f, {"evidence"})) + "\n";
-    if (!str(*f, {"remediation"}).empty()) out += "  - fix: " + md(str(*f, {"remediation"})) + "\n";
+    out += "- **" + upper(json_text_at(*f, {"severity"})) + "** " + code(json_text_at(*f, {"id"})) + " " + md(json_text_at(*f, {"title"})) + "\n";
+    if (!json_text_at(*f, {"evidence"}).empty()) out += "  - seen: " + md(json_text_at(*f, {"evidence"})) + "\n";
+    if (!json_text_at(*f, {"remediation"}).empty()) out += "  - fix: " + md(json_text_at(*f, {"remediation"})) + "\n";
     std::string refs;
-    for (const json& ref : arr(*f, "refs"))
+    for (const json& ref : json_array_at(*f, "refs"))
       if (ref.is_string()) refs += (refs.empty() ? "" : ", ") + md(ref.get<std::string>());
     if (!refs.empty()) out += "  - refs: " + refs + "\n";
   }
@@ -150,14 +133,14 @@ void findings_list(const json& r, std::string& out) {
 }
 
 void probes_table(const json& r, std::string& out) {
-  const json& ps = arr(r, "probes");
+  const json& ps = json_array_at(r, "probes");
   if (ps.empty()) return;
   out += "**Probes**\n\n| probe | status | time | detail |\n|---|---|---:|---|\n";
   for (const json& p : ps) {
     double ms = p.is_object() && p.contains("duration_ms") && p["duration_ms"].is_number() ? p["duration_ms"].get<double>() : 0;
-    std::string st = str(p, {"status"});
-    out += "| " + code(str(p, {"id"})) + " | " + (st == "pass" ? md(st) : "**" + md(st) + "**") + " | " +
-           fmt::format("{:.1f} ms", ms) + " | " + md(str(p, {"detail"})) + " |\n";
+    std::string st = json_text_at(p, {"status"});
+    out += "| " + code(json_text_at(p, {"id"})) + " | " + (st == "pass" ? md(st) : "**" + md(st) + "**") + " | " +
+           fmt::format("{:.1f} ms", ms) + " | " + md(json_text_at(p, {"detail"})) + " |\n";
   }
   out += "\n";
 }
@@ -173,7 +156,7 @@ std::string render_markdown(const nlohmann::json& report) {
   probes_table(r, out);
   if (auto m = r.find("matrix_position"); m != r.end() && m->is_object())
     out += "**Compatibility matrix:** " + md(position_line(*m)) + "\n\n";
-  size_t issues = arr(r, "issues").size();
+  size_t issues = json_array_at(r, "issues").size();
   if (issues) out += fmt::format("{} detection note{} in the JSON below (`issues`).\n\n", issues, issues == 1 ? "" : "s");
   // JSON strings never hold a raw newline, so a fence line can only clash if it is all
   // backticks; a fence longer than any backtick run in the text rules that out anyway.

@@ -3,6 +3,7 @@
 // tree. exit_code_for reads the same tree, so `check` and a saved report agree on the code.
 #include <ctime>
 
+#include "core/utc_time.h"
 #include "report/redact.h"
 #include "report/report.h"
 
@@ -10,15 +11,6 @@ namespace gs {
 namespace {
 
 using nlohmann::json;
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 json host_json(const host_info& h, bool identifiers) {
   json j = {
@@ -182,7 +174,7 @@ nlohmann::json build_report(const report_input& in, const report_options& opts) 
   json r = {
       {"schema_version", 1},
       {"tool", {{"name", "gpustack"}, {"version", GPUSTACK_VERSION}, {"command", opts.command}}},
-      {"created_utc", opts.created_utc.empty() ? utc_now() : opts.created_utc},
+      {"created_utc", opts.created_utc.empty() ? utc_now_iso() : opts.created_utc},
       {"host", host_json(f.host, opts.include_identifiers)},
       {"gpus", gpus},
       {"stack", stack_json(f.stack, f.python)},

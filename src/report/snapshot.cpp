@@ -21,6 +21,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "core/utc_time.h"
 #include "report/identity.h"
 #include "report/tar_writer.h"
 
@@ -60,15 +61,6 @@ std::deque<std::string> split(std::string_view p) {
 std::string parent(const std::string& p) {
   size_t s = p.rfind('/');
   return (s == std::string::npos || s == 0) ? "/" : p.substr(0, s);
-}
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 struct entry {
@@ -323,7 +315,7 @@ bool write_snapshot(const sysroot& sys, const touched_paths& touched, const reda
 
   // Manifest: what files cannot carry (docs/snapshot.md).
   toml::table man;
-  std::string when = opts.created_utc.empty() ? utc_now() : opts.created_utc;
+  std::string when = opts.created_utc.empty() ? utc_now_iso() : opts.created_utc;
   man.insert_or_assign("snapshot", toml::table{{"tool", std::string("gpustack ") + GPUSTACK_VERSION},
                                                {"created_utc", when},
                                                {"identifiers", red.include_identifiers() ? "included" : "redacted"},

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <fmt/ranges.h>
+
 #include "report/sha256.h"
 #include "runtime/code_object.h"
 #include "vendor/hip_api.h"
@@ -36,12 +38,6 @@ int gfx_major(const std::string& arch) {
 }
 
 namespace {
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 const char* kRtcHeaderName = "hiprtc_runtime.h";
 
@@ -240,7 +236,7 @@ runtime_status hip_compiler::compile_hiprtc(const device_source& src, const std:
     hiprtc_.hiprtcDestroyProgram(&prog);
     return runtime_status::failure("hiprtcCompileProgram", rc,
                                    hiprtc_.describe(rc) + ": " + version() + " could not compile " + src.name + " for " +
-                                       arch + "\noptions: " + join(all, " ") + "\nlog:\n" + log);
+                                       arch + "\noptions: " + fmt::to_string(fmt::join(all, " ")) + "\nlog:\n" + log);
   }
   size_t size = 0;
   rc = hiprtc_.hiprtcGetCodeSize(prog, &size);
@@ -286,7 +282,7 @@ runtime_status hip_compiler::compile_comgr(const device_source& src, const std::
     return runtime_status::failure("amd_comgr_do_action", rc,
                                    comgr_.describe(rc) + " in " + step + ": " + comgr_.version() + " could not compile " +
                                        src.name + " for " + arch + " (ISA " + isa + ", header " + header_origin_ +
-                                       ")\noptions: " + join(compile_opts, " ") + "\nlog:\n" + log);
+                                       ")\noptions: " + fmt::to_string(fmt::join(compile_opts, " ")) + "\nlog:\n" + log);
   };
 
   comgr_set input(comgr_), bc(comgr_), bc_libs(comgr_), linked(comgr_), reloc(comgr_), exe(comgr_);

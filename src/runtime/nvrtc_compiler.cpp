@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <fmt/ranges.h>
+
 #include "runtime/code_object.h"
 
 namespace gs {
@@ -25,12 +27,6 @@ runtime_status nvrtc_compiler::open(const std::vector<std::string>& extra_dirs) 
 }
 
 namespace {
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 std::string arch_list(const std::vector<int>& archs) {
   std::string out;
@@ -100,7 +96,7 @@ runtime_status nvrtc_compiler::compile(const device_source& src, const std::stri
     return runtime_status::failure("nvrtcCompileProgram", rc,
                                    std::string(what ? what : "compile failed") + ": NVRTC " + api_.version() +
                                        " could not compile " + src.name + " for " + arch + "\noptions: " +
-                                       join(options, " ") + "\nlog:\n" + log);
+                                       fmt::to_string(fmt::join(options, " ")) + "\nlog:\n" + log);
   }
   size_t size = 0;
   rc = api_.nvrtcGetCUBINSize(prog, &size);

@@ -37,8 +37,6 @@ class breadcrumb_file {
 
 /// This boot's id, "" when unknown.
 std::string current_boot_id();
-/// Now as "YYYY-MM-DDTHH:MM:SSZ".
-std::string utc_now_iso();
 /// A process with this pid exists and its name starts with "gpustack" (pids are reused).
 bool pid_alive(long pid);
 

@@ -6,6 +6,8 @@
 
 #include "watch/probe_runner.h"
 
+#include "core/utc_time.h"
+
 namespace gs {
 namespace {
 

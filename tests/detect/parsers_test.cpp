@@ -5,7 +5,7 @@
 #include "detect/kfd_topology.h"
 #include "detect/nvidia_proc.h"
 #include "detect/proc_parse.h"
-#include "detect/text_scan.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {

@@ -12,6 +12,8 @@
 
 #include "explain/paste.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -19,12 +21,6 @@ namespace fs = std::filesystem;
 
 const fs::path kDir = fs::path(GPUSTACK_TEST_FIXTURES) / "paste";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 TEST(PasteFixtures, EveryCaptureReadsAsExpected) {
   toml::table expected;
@@ -37,7 +33,7 @@ TEST(PasteFixtures, EveryCaptureReadsAsExpected) {
     std::string file = c["file"].value_or(std::string());
     SCOPED_TRACE(file);
     covered.insert(file);
-    std::string text = slurp(kDir / file);
+    std::string text = gs::test::read_file(kDir / file);
     ASSERT_FALSE(text.empty());
     EXPECT_EQ(text.rfind("# source: ", 0), 0u) << "each capture names where it came from";
     paste_reading r = read_paste(text.substr(text.find('\n') + 1));  // the source line is not part of the paste

@@ -12,6 +12,8 @@
 #include "matrix_test_util.h"
 #include "support/report_schema.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -23,12 +25,6 @@ struct cli_result {
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class MatrixCli : public ::testing::Test {
  protected:
@@ -43,7 +39,7 @@ class MatrixCli : public ::testing::Test {
     std::string out = (dir_ / "out").string(), err = (dir_ / "err").string();
     std::string cmd = "'" GPUSTACK_BINARY "' " + args + " >'" + out + "' 2>'" + err + "'";
     int st = std::system(cmd.c_str());
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, gs::test::read_file(out), gs::test::read_file(err)};
   }
   std::string write(const std::string& name, const json& j) {
     std::string p = (dir_ / name).string();
@@ -61,12 +57,12 @@ TEST_F(MatrixCli, MergeDedupesAndNamesBadInputs) {
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("already merged"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("2 merged, 1 already there, 0 unreadable"), std::string::npos) << r.err;
-  std::string before = slurp(m);
+  std::string before = gs::test::read_file(m);
   r = run("matrix merge --matrix '" + m + "' '" + ex_ + "h200-probe.json' '" + ex_ + "h200-timing.json' /nonexistent-gs.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("h200-timing.json: not a gpustack report"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cannot read /nonexistent-gs.json"), std::string::npos) << r.err;
-  EXPECT_EQ(slurp(m), before);  // nothing new merged: the file is not rewritten
+  EXPECT_EQ(gs::test::read_file(m), before);  // nothing new merged: the file is not rewritten
   r = run("matrix show --matrix '" + m + "' --no-shipped --markdown");
   EXPECT_EQ(r.rc, 0);
   EXPECT_EQ(r.out.rfind("# gpustack compatibility matrix", 0), 0u);
@@ -76,11 +72,11 @@ TEST_F(MatrixCli, MergeDedupesAndNamesBadInputs) {
 TEST_F(MatrixCli, CorruptMatrixIsAnErrorAndUntouched) {
   std::string m = (dir_ / "m.toml").string();
   std::ofstream(m) << "schema = 1\nreports = [\"unterminated\n";
-  std::string before = slurp(m);
+  std::string before = gs::test::read_file(m);
   cli_result r = run("matrix merge --matrix '" + m + "' '" + ex_ + "h200-probe.json'");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find(m + ":2:"), std::string::npos) << r.err;
-  EXPECT_EQ(slurp(m), before);
+  EXPECT_EQ(gs::test::read_file(m), before);
   r = run("matrix show --matrix '" + m + "'");
   EXPECT_EQ(r.rc, 2);
   r = run("matrix show --matrix '" + (dir_ / "absent.toml").string() + "'");

@@ -13,17 +13,13 @@
 #include "matrix/matrix.h"
 #include "matrix_test_util.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string find_chromium() {
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
@@ -58,7 +54,7 @@ TEST(MatrixScreenshot, HeadlessChromiumRendersTheGrid) {
                        (dir / "profile").string() + "' ";
   std::string shot = common + "--screenshot='" + png + "' --window-size=1600,1000 'file://" + html + "' >/dev/null 2>&1";
   ASSERT_EQ(std::system(shot.c_str()), 0) << shot;
-  std::string img = slurp(png);
+  std::string img = gs::test::read_file(png);
   ASSERT_GT(img.size(), 20000u) << "a blank page compresses to a few KB; the grid is colourful";
   ASSERT_LT(img.size(), 20000000u);
   ASSERT_EQ(img.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
@@ -69,7 +65,7 @@ TEST(MatrixScreenshot, HeadlessChromiumRendersTheGrid) {
   std::string dom_file = (dir / "dom.html").string();
   std::string dump = common + "--dump-dom 'file://" + html + "' >'" + dom_file + "' 2>/dev/null";
   ASSERT_EQ(std::system(dump.c_str()), 0);
-  std::string dom = slurp(dom_file);
+  std::string dom = gs::test::read_file(dom_file);
   EXPECT_NE(dom.find("<table class=\"grid\" id=\"grid\">"), std::string::npos);
   EXPECT_NE(dom.find("class=\"cell s-hang\""), std::string::npos);  // the gfx1201 deadlock
   EXPECT_NE(dom.find("class=\"cell s-pass\""), std::string::npos);

@@ -10,6 +10,8 @@
 #include "matrix/matrix_record.h"
 #include "matrix_test_util.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -18,12 +20,6 @@ using gs::testing::example_report;
 using gs::testing::tiny_report;
 using nlohmann::json;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class MatrixFile : public ::testing::Test {
  protected:
@@ -142,7 +138,7 @@ TEST_F(MatrixFile, RecordingAddsAndDedupes) {
   ASSERT_EQ(load_matrix_file(o.path, m, msg), load_status::ok) << msg;
   ASSERT_EQ(m.rows.size(), 1u);
   EXPECT_EQ(m.rows[0].cell("quant.int8")->runs, 1);
-  EXPECT_EQ(slurp(o.path).rfind("# gpustack compatibility matrix", 0), 0u);
+  EXPECT_EQ(gs::test::read_file(o.path).rfind("# gpustack compatibility matrix", 0), 0u);
   o.disabled = true;
   fs::path other = dir_ / "other.toml";
   o.path = other.string();
@@ -160,7 +156,7 @@ TEST_F(MatrixFile, CorruptMatrixIsNeverOverwritten) {
   std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("left as it is"), std::string::npos) << err;
   EXPECT_NE(err.find("m.toml:3:"), std::string::npos) << err;
-  EXPECT_EQ(slurp(o.path), corrupt);
+  EXPECT_EQ(gs::test::read_file(o.path), corrupt);
 }
 
 TEST(MatrixToml, DefaultPathFollowsXdg) {

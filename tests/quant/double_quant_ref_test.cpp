@@ -3,6 +3,8 @@
 // blocks of 256 with a partial last block, and the reconstruction's separate multiply and add.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -11,20 +13,14 @@
 
 namespace {
 
-uint32_t bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 TEST(DoubleQuantRef, DynamicMapShape) {
   const auto& m = gs::dynamic_map_avx2();
-  EXPECT_EQ(bits(m[0]), 0xbf7e3333u) << "minimum -0.99296875, no -1.0";
+  EXPECT_EQ(std::bit_cast<uint32_t>(m[0]), 0xbf7e3333u) << "minimum -0.99296875, no -1.0";
   EXPECT_EQ(m[127], 0.0f);
   EXPECT_EQ(m[255], 1.0f);
   for (int i = 0; i < 255; ++i) EXPECT_LT(m[size_t(i)], m[size_t(i) + 1]) << i;
   for (int i = 1; i < 127; ++i) EXPECT_EQ(m[size_t(127 + i)], -m[size_t(127 - i)]) << "symmetric at " << i;
-  EXPECT_EQ(bits(m[34]), 0xbf03cccdu) << "the AVX2 linspace bits (kernel-specs.md §1.7)";
+  EXPECT_EQ(std::bit_cast<uint32_t>(m[34]), 0xbf03cccdu) << "the AVX2 linspace bits (kernel-specs.md §1.7)";
 }
 
 TEST(DoubleQuantRef, ExactMapValuesGetTheirOwnCode) {
@@ -67,7 +63,7 @@ TEST(DoubleQuantRef, BlocksOf256AndPartialLastBlock) {
     // One code step of the dynamic map near +-1 is ~0.0036 of absmax2 (~2.5 here).
     EXPECT_NEAR(rec[i], absmax[i], 0.02f) << i;
     const float prod = gs::dynamic_map_avx2()[nq.q[i]] * nq.absmax2[i / 256];
-    EXPECT_EQ(bits(rec[i]), bits(prod + offset)) << "product rounded, then the add";
+    EXPECT_EQ(std::bit_cast<uint32_t>(rec[i]), std::bit_cast<uint32_t>(prod + offset)) << "product rounded, then the add";
   }
 }
 

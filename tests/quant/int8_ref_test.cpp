@@ -4,6 +4,8 @@
 // the Linear8bitLt forward close to a float64 product.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -14,14 +16,8 @@
 
 namespace {
 
-uint32_t bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 TEST(Int8Ref, ConstantsAreTheKernelBits) {
-  EXPECT_EQ(bits(gs::int8_mm_dequant_const), 0x38820610u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(gs::int8_mm_dequant_const), 0x38820610u);
   EXPECT_EQ(gs::int8_mm_dequant_const, float(1.0 / 16129.0));
   EXPECT_EQ(gs::int8_inv127, float(1.0 / 127.0));
 }

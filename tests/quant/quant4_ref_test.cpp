@@ -4,6 +4,8 @@
 // dequantized, nibble order, odd lengths, every blocksize, and the fast-math tolerance rule.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,17 +18,11 @@ namespace {
 
 using gs::quant4_kind;
 
-uint32_t bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 TEST(Quant4Ref, Nf4TableAndThresholdsAreTheSpecBits) {
   const uint32_t table[16] = {0xbf800000, 0xbf3239b1, 0xbf066b30, 0xbeca32a0, 0xbe91a24d, 0xbe3d353f,
                               0xbdba7871, 0x00000000, 0x3da2faff, 0x3e24cae3, 0x3e7c04dd, 0x3ead033a,
                               0x3ee1a4b8, 0x3f1007ab, 0x3f3913b3, 0x3f800000};
-  for (int i = 0; i < 16; ++i) EXPECT_EQ(bits(gs::quant4_table(quant4_kind::nf4)[i]), table[i]) << i;
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(std::bit_cast<uint32_t>(gs::quant4_table(quant4_kind::nf4)[i]), table[i]) << i;
   // Every threshold is the float literal of dQuantizeNF4 rounded straight to float32, as nvcc,
   // NVRTC and g++ round it (the bits nvcc puts in the PTX of kQuantizeBlockwise). Each lies on
   // one side or the other of the exact midpoint of its two NF4 neighbours; four of them are not
@@ -37,7 +33,7 @@ TEST(Quant4Ref, Nf4TableAndThresholdsAreTheSpecBits) {
   const auto& t = gs::nf4_thresholds();
   int off_tie = 0;
   for (int i = 0; i < 15; ++i) {
-    EXPECT_EQ(bits(t[i]), thr[i]) << i;
+    EXPECT_EQ(std::bit_cast<uint32_t>(t[i]), thr[i]) << i;
     const double mid = (double(gs::quant4_table(quant4_kind::nf4)[i]) + gs::quant4_table(quant4_kind::nf4)[i + 1]) / 2;
     const float lo = std::nextafter(float(mid), -2.0f), hi = std::nextafter(float(mid), 2.0f);
     EXPECT_TRUE(t[i] == float(mid) || (t[i] == lo && double(lo) < mid) || (t[i] == hi && double(hi) > mid))
@@ -52,8 +48,8 @@ TEST(Quant4Ref, Fp4TableIsE2M1OverTwelveInBitOrder) {
                           -0.0f, -0.0625f / 12, -8.0f / 12, -1, -4.0f / 12, -6.0f / 12, -2.0f / 12, -3.0f / 12};
   const auto& t = gs::quant4_table(quant4_kind::fp4);
   for (int i = 0; i < 16; ++i) EXPECT_NEAR(t[i], want[i], 1e-7) << i;
-  EXPECT_EQ(bits(t[8]), 0x80000000u) << "code 8 dequantizes to -0.0";
-  EXPECT_EQ(bits(t[1]), bits(0.005208333333f));
+  EXPECT_EQ(std::bit_cast<uint32_t>(t[8]), 0x80000000u) << "code 8 dequantizes to -0.0";
+  EXPECT_EQ(std::bit_cast<uint32_t>(t[1]), std::bit_cast<uint32_t>(0.005208333333f));
 }
 
 TEST(Quant4Ref, Nf4TreeEqualsCountingStrictThresholds) {
@@ -103,7 +99,7 @@ TEST(Quant4Ref, AllZeroBlockIsBytesZeroAndDequantizesToMinusZero) {
   EXPECT_EQ(q.packed[32], 0x77) << "zeros in a block with absmax > 0 are code 7";
   std::vector<float> out(128);
   gs::quant4_dequant_ref_f32(quant4_kind::nf4, q.packed, q.absmax, 128, 64, out.data());
-  EXPECT_EQ(bits(out[0]), 0x80000000u) << "-1.0 * 0 = -0.0";
+  EXPECT_EQ(std::bit_cast<uint32_t>(out[0]), 0x80000000u) << "-1.0 * 0 = -0.0";
 }
 
 TEST(Quant4Ref, NibbleOrderHighIsEvenAndOddTailIsPadding) {

@@ -11,6 +11,8 @@
 #include <random>
 #include <sstream>
 
+#include "support/files.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,12 +34,6 @@ class SelftestCommand : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
   std::string write(const std::string& name, const std::string& text) {
     fs::path p = dir_ / name;
     std::ofstream(p, std::ios::binary) << text;
@@ -49,8 +45,8 @@ class SelftestCommand : public ::testing::Test {
     int st = std::system(cmd.c_str());
     cli_run r;
     r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;  // -1: killed by a signal (a crash)
-    r.out = slurp(dir_ / "out");
-    r.err = slurp(dir_ / "err");
+    r.out = gs::test::read_file(dir_ / "out");
+    r.err = gs::test::read_file(dir_ / "err");
     return r;
   }
   fs::path dir_;
@@ -78,7 +74,7 @@ TEST_F(SelftestCommand, JsonOutput) {
 }
 
 TEST_F(SelftestCommand, ADifferentElementIsExit1) {
-  json d = json::parse(slurp(fixture));
+  json d = json::parse(gs::test::read_file(fixture));
   d["cases"][1]["dequant"][9] = 123.0;
   cli_run r = run("--vectors '" + write("changed.json", d.dump()) + "'");
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
@@ -88,7 +84,7 @@ TEST_F(SelftestCommand, ADifferentElementIsExit1) {
 }
 
 TEST_F(SelftestCommand, MalformedIsExit2NamingCaseAndField) {
-  json d = json::parse(slurp(fixture));
+  json d = json::parse(gs::test::read_file(fixture));
   d["cases"][2]["SCW"].erase(0);
   cli_run r = run("--vectors '" + write("bad.json", d.dump()) + "'");
   EXPECT_EQ(r.rc, 2) << r.out << r.err;
@@ -102,7 +98,7 @@ TEST_F(SelftestCommand, MalformedIsExit2NamingCaseAndField) {
 }
 
 TEST_F(SelftestCommand, TruncatedMissingAndEmptyFiles) {
-  const std::string text = slurp(fixture);
+  const std::string text = gs::test::read_file(fixture);
   cli_run r = run("--vectors '" + write("cut.json", text.substr(0, text.size() * 2 / 3)) + "'");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("not valid JSON"), std::string::npos) << r.err;
@@ -119,7 +115,7 @@ TEST_F(SelftestCommand, TruncatedMissingAndEmptyFiles) {
 
 // Fuzz-style: random byte damage to the fixture never crashes the command (exit 0, 1 or 2 only).
 TEST_F(SelftestCommand, RandomDamageNeverCrashes) {
-  const std::string text = slurp(fixture);
+  const std::string text = gs::test::read_file(fixture);
   std::mt19937 rng(1234);
   const char alphabet[] = "{}[],:\"0123456789.-eNaIfinty \x01";
   for (int i = 0; i < 12; ++i) {

@@ -24,6 +24,8 @@
 #include "report/tar_writer.h"
 #include "rules/knowledge_base.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -45,12 +47,6 @@ struct temp_dir {
   }
 };
 
-std::string slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 /// Run a shell command; its exit status and combined output.
 int run(const std::string& cmd, std::string* out = nullptr) {
@@ -78,7 +74,7 @@ std::string everything_under(const std::string& dir) {
   for (auto& e : fs::recursive_directory_iterator(dir)) {
     all += e.path().string() + "\n";
     if (e.is_symlink()) all += fs::read_symlink(e.path()).string() + "\n";
-    else if (e.is_regular_file()) all += slurp(e.path().string()) + "\n";
+    else if (e.is_regular_file()) all += gs::test::read_file(e.path().string()) + "\n";
   }
   return all;
 }
@@ -103,14 +99,14 @@ TEST(TarWriter, SystemTarReadsWhatWeWrite) {
   std::string out = t.path + "/out";
   fs::create_directory(out);
   ASSERT_TRUE(extract(archive, out));
-  EXPECT_EQ(slurp(out + "/x/small"), "hello\n");
-  EXPECT_EQ(slurp(out + "/x/" + mid + "/file"), std::string(1000, 'z'));
-  EXPECT_EQ(slurp(out + "/x" + deep), "deep");
+  EXPECT_EQ(gs::test::read_file(out + "/x/small"), "hello\n");
+  EXPECT_EQ(gs::test::read_file(out + "/x/" + mid + "/file"), std::string(1000, 'z'));
+  EXPECT_EQ(gs::test::read_file(out + "/x" + deep), "deep");
   EXPECT_EQ(fs::read_symlink(out + "/x/link").string(), "small");
   EXPECT_EQ(fs::read_symlink(out + "/x/longlink").string(), std::string("../") + std::string(150, 'q'));
-  EXPECT_EQ(slurp(out + "/x/link"), "hello\n");
+  EXPECT_EQ(gs::test::read_file(out + "/x/link"), "hello\n");
   EXPECT_TRUE(fs::exists(out + "/x/empty"));
-  EXPECT_EQ(slurp(out + "/x/exact").size(), 512u);
+  EXPECT_EQ(gs::test::read_file(out + "/x/exact").size(), 512u);
   std::string listing;
   EXPECT_EQ(run("/bin/tar -tzvf '" + archive + "'", &listing), 0);
   EXPECT_EQ(listing.find("PaxHeaders"), std::string::npos) << listing;  // pax records are metadata, not files
@@ -185,23 +181,23 @@ TEST(Snapshot, CapturesTouchedFilesRedacted) {
   fs::create_directory(out);
   ASSERT_TRUE(extract(archive, out));
 
-  EXPECT_EQ(slurp(out + "/etc/os-release"), slurp(kFixture + "/etc/os-release"));
+  EXPECT_EQ(gs::test::read_file(out + "/etc/os-release"), gs::test::read_file(kFixture + "/etc/os-release"));
   // The listed directory keeps all its names; the EPERM file is a stand-in plus a manifest line.
   for (const char* n : {"0", "1", "2"}) EXPECT_TRUE(fs::exists(out + "/sys/class/kfd/kfd/topology/nodes/" + std::string(n)));
   EXPECT_TRUE(fs::exists(out + "/sys/class/kfd/kfd/topology/nodes/2/properties"));
-  EXPECT_EQ(slurp(out + "/sys/class/kfd/kfd/topology/nodes/2/properties"), "");
+  EXPECT_EQ(gs::test::read_file(out + "/sys/class/kfd/kfd/topology/nodes/2/properties"), "");
   // Symlink chains are kept as links that resolve inside the tree.
   EXPECT_EQ(fs::read_symlink(out + "/opt/rocm").string(), "rocm-7.2.0");
-  EXPECT_EQ(slurp(out + "/opt/rocm/.info/version"), "7.2.0-70200\n");
+  EXPECT_EQ(gs::test::read_file(out + "/opt/rocm/.info/version"), "7.2.0-70200\n");
   EXPECT_TRUE(fs::is_symlink(out + "/sys/class/drm/card1"));
   // The serial is a same-shape pseudonym: still 16 hex digits, not the real one.
-  std::string uid = slurp(out + "/sys/class/drm/card1/device/unique_id");
+  std::string uid = gs::test::read_file(out + "/sys/class/drm/card1/device/unique_id");
   EXPECT_EQ(uid.size(), 17u);
   EXPECT_EQ(uid.find("5c3e7a1b2c4d5e6f"), std::string::npos);
-  EXPECT_EQ(slurp(out + "/sys/class/kfd/kfd/topology/nodes/1/properties").find("6646884357171404399"), std::string::npos);
+  EXPECT_EQ(gs::test::read_file(out + "/sys/class/kfd/kfd/topology/nodes/1/properties").find("6646884357171404399"), std::string::npos);
   // Identity and secrets: gone from names, contents and the manifest.
   EXPECT_FALSE(fs::exists(out + "/proc/sys/kernel/hostname"));
-  EXPECT_EQ(slurp(out + "/home/<user>/.cache/token"), "hf_<redacted>\n");
+  EXPECT_EQ(gs::test::read_file(out + "/home/<user>/.cache/token"), "hf_<redacted>\n");
   EXPECT_TRUE(fs::is_symlink(out + "/home/<user>/.venv/bin/python"));
   std::string all = everything_under(out);
   for (const std::string& leak : {std::string("alice"), kHf, std::string("gpu-box-01"), std::string("plain-secret-value-42")})
@@ -220,8 +216,8 @@ TEST(Snapshot, CapturesTouchedFilesRedacted) {
   EXPECT_EQ(man["env"]["HOME"].value_or(std::string()), "/home/<user>");
   EXPECT_EQ(man["env"]["LD_LIBRARY_PATH"].value_or(std::string()), "/opt/rocm/lib:/home/<user>/<redacted>/lib");
   EXPECT_EQ(man["snapshot"]["identifiers"].value_or(std::string()), "redacted");
-  EXPECT_NE(slurp(out + "/etc/group").find("video:x:44:"), std::string::npos);
-  EXPECT_NE(slurp(out + "/etc/group").find("<user>:x:1000:"), std::string::npos);
+  EXPECT_NE(gs::test::read_file(out + "/etc/group").find("video:x:44:"), std::string::npos);
+  EXPECT_NE(gs::test::read_file(out + "/etc/group").find("<user>:x:1000:"), std::string::npos);
 
   // The extracted tree replays through a captured sysroot as the original did.
   sysroot back = sysroot::captured(out);
@@ -253,7 +249,7 @@ TEST(Snapshot, LargeFilesAreLeftOutAndListed) {
   std::string out = tmp.path + "/x";
   fs::create_directory(out);
   ASSERT_TRUE(extract(archive, out));
-  EXPECT_EQ(slurp(out + "/proc/sys/kernel/osrelease"), "6.8.0-49-generic\n");
+  EXPECT_EQ(gs::test::read_file(out + "/proc/sys/kernel/osrelease"), "6.8.0-49-generic\n");
   toml::table man = toml::parse_file(out + "/.gpustack-snapshot.toml");
   EXPECT_TRUE(man["skipped"]["/etc/os-release"]);
 }

@@ -13,15 +13,15 @@
 namespace gs {
 namespace {
 
-using V = std::vector<std::string>;
+using lines = std::vector<std::string>;
 
 TEST(RegexAnchors, Shapes) {
-  EXPECT_EQ(regex_anchors("tt\\.load.*destroyed"), (V{"destroyed"}));
-  EXPECT_EQ(regex_anchors("libbitsandbytes_rocm[89][0-9]\\.(so|dll)"), (V{"libbitsandbytes_rocm"}));
-  EXPECT_EQ(regex_anchors("Tried to allocate [0-9.]+ (MiB|GiB)"), (V{"tried to allocate "}));
-  EXPECT_EQ(regex_anchors("ggml[-_]cuda|ggml_backend_cuda"), (V{"ggml", "ggml_backend_cuda"}));
-  EXPECT_EQ(regex_anchors("colou?r"), (V{"colo"}));        // the optional 'u' ends the literal
-  EXPECT_EQ(regex_anchors("ab+cd"), (V{"ab"}));            // "abbbcd": only "ab" is certain as written
+  EXPECT_EQ(regex_anchors("tt\\.load.*destroyed"), (lines{"destroyed"}));
+  EXPECT_EQ(regex_anchors("libbitsandbytes_rocm[89][0-9]\\.(so|dll)"), (lines{"libbitsandbytes_rocm"}));
+  EXPECT_EQ(regex_anchors("Tried to allocate [0-9.]+ (MiB|GiB)"), (lines{"tried to allocate "}));
+  EXPECT_EQ(regex_anchors("ggml[-_]cuda|ggml_backend_cuda"), (lines{"ggml", "ggml_backend_cuda"}));
+  EXPECT_EQ(regex_anchors("colou?r"), (lines{"colo"}));        // the optional 'u' ends the literal
+  EXPECT_EQ(regex_anchors("ab+cd"), (lines{"ab"}));            // "abbbcd": only "ab" is certain as written
   EXPECT_TRUE(regex_anchors("\\bx\\b|[a-z]+").empty());    // an alternative with no literal: try every line
   EXPECT_TRUE(regex_anchors("(foo|bar)").empty());         // a group alone: nothing outside it
 }

@@ -18,18 +18,6 @@
 namespace gs::test {
 namespace fs = std::filesystem;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
-
 bool run(const std::string& cmd, std::string* log) {
   std::string full = cmd + " 2>&1";
   FILE* p = ::popen(full.c_str(), "r");

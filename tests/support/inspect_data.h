@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
+
 namespace gs::test {
 
-std::string read_file(const std::string& path);
-void write_file(const std::string& path, const std::string& bytes);
 /// Run a shell command; true on exit status 0. Output goes to `log` when given.
 bool run(const std::string& cmd, std::string* log = nullptr);
 /// A fresh directory under $TMPDIR, removed at process exit.

@@ -7,18 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/files.h"
+
 namespace gs::testing {
-namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
-
 run_output run_gpustack(const std::string& args, const std::string& input) {
   namespace fs = std::filesystem;
   std::string tmpl = (fs::temp_directory_path() / "gpustack-run-XXXXXX").string();
@@ -30,8 +21,8 @@ run_output run_gpustack(const std::string& args, const std::string& input) {
   int status = std::system(cmd.c_str());
   run_output r;
   r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
+  r.out = gs::test::read_file(dir / "out");
+  r.err = gs::test::read_file(dir / "err");
   std::error_code ec;
   fs::remove_all(dir, ec);
   return r;

@@ -19,6 +19,8 @@
 #include "python/python_probe.h"
 #include "train/train_smoke.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -42,12 +44,6 @@ class scoped_env {
   std::optional<std::string> old_;
 };
 
-std::string slurp(const std::string& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 machine_facts facts_for(const std::string& python) {
   machine_facts f;
@@ -66,7 +62,7 @@ train_smoke_request qwen_request() {
 }
 
 probe_result recorded(const std::string& name) {
-  python_probe_outcome o = outcome_from_output(slurp(kOutputs + name), "", 0, 0);
+  python_probe_outcome o = outcome_from_output(gs::test::read_file(kOutputs + name), "", 0, 0);
   probe_result r = to_probe_result("train_smoke", o);
   return r;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/utc_time.h"
 #include "watch/breadcrumb.h"
 
 namespace gs {

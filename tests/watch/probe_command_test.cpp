@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -43,17 +45,11 @@ class ProbeCommand : public ::testing::Test {
     cli_run r;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = slurp(dir_ / "out");
-    r.err = slurp(dir_ / "err");
+    r.out = gs::test::read_file(dir_ / "out");
+    r.err = gs::test::read_file(dir_ / "err");
     return r;
   }
 
-  static std::string slurp(const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
 
   /// Processes whose environment carries our state dir: gpustack and anything it forked.
   std::vector<int> marked_processes() {
@@ -62,7 +58,7 @@ class ProbeCommand : public ::testing::Test {
     for (const auto& e : fs::directory_iterator("/proc")) {
       std::string name = e.path().filename();
       if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-      std::string env = slurp(e.path() / "environ");
+      std::string env = gs::test::read_file(e.path() / "environ");
       std::replace(env.begin(), env.end(), '\0', '\n');
       if (("\n" + env).find("\n" + marker + "\n") != std::string::npos) found.push_back(std::stoi(name));
     }
