@@ -59,8 +59,8 @@ BUILD_DIR=build-asan CC=clang CXX=clang++ bash scripts/build.sh -DCMAKE_BUILD_TY
 begin_phase "unit tests under ASan + UBSan"
 # The real-Vulkan-loader test is left out here (it runs in the plain build above): Mesa's ICDs
 # leak inside themselves once loaded, which LeakSanitizer reports from a dlclose'd module.
-# A 32 MiB stack: libstdc++'s std::regex recurses once per input character, and at -O0 with
-# ASan's redzones a 4 KiB hostile line (BuiltinRules.HostileValuesEverywhereNeverCrash) needs
+# A 32 MiB stack: libstdc++'s std::regex recurses once per input character, and with
+# ASan's redzones (measured at -O0; the margin stays at -O1) a 4 KiB hostile line (BuiltinRules.HostileValuesEverywhereNeverCrash) needs
 # more than the default 8 MiB; the plain run above checks the same line with the default.
 (cd build-asan && ulimit -s 32768 && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest -LE gpu -E 'Vulkan.TheRealLoaderWhenThisMachineHasOne' --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml)

@@ -226,6 +226,35 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
   }
 }
 
+/// A requirement stated against what is installed: pip's "xformers 0.0.18 requires torch==2.0.0,
+/// but you have torch 1.13.0" and xFormers' "built for: PyTorch 2.10.0+cu128 with CUDA 1208 (you
+/// have 2.11.0+cu130)". Only the version after "you have" is installed (a bare version there is
+/// torch's: xFormers names no package); the text before "requires"/"built for" is read as usual,
+/// the required version between them never (xFormers' version line under its "built for:" line
+/// is all requirement before "(you have"). True when the line was such a statement.
+bool you_have(paste_scan& s, size_t i, const std::string& line) {
+  std::string l = lower_copy(line);
+  size_t have = l.find("you have ");
+  if (have == std::string::npos) return false;
+  size_t req = std::min(l.find(" requires "), l.find("built for"));
+  // xFormers prints "built for:" on a line of its own and the versions under it.
+  if (req == std::string::npos && have > 0 && l[have - 1] == '(') req = 0;
+  if (req == std::string::npos || req > have) return false;
+  std::string_view rest = std::string_view(line).substr(have + 9);
+  std::vector<std::string_view> f = scan::fields(rest);
+  if (f.empty()) return true;
+  std::string name = "torch";
+  std::string_view ver = f[0];
+  if (!std::isdigit(static_cast<unsigned char>(ver[0])) && f.size() >= 2) {
+    name = lower_copy(f[0]);
+    ver = f[1];
+  }
+  while (!ver.empty() && (ver.back() == ')' || ver.back() == ',' || ver.back() == '.')) ver.remove_suffix(1);
+  if (looks_like_version(ver)) propose_pkg(s, name, std::string(ver), i, "text", weight::prose);
+  mentions(s, i, line.substr(0, req));
+  return true;
+}
+
 }  // namespace
 
 void scan_packages(paste_scan& s) {
@@ -259,6 +288,7 @@ void scan_packages(paste_scan& s) {
       continue;
     }
     if (conda_row(s, i, t)) continue;
+    if (you_have(s, i, l)) continue;
     printed_versions(s, i);
     bare_torch_version(s, i);
     if (pip_output(s, i, t)) continue;

@@ -122,6 +122,19 @@ TEST(PasteRead, PackagesFromListsAndProse) {
   EXPECT_TRUE(has_kind(c, "conda list"));
 }
 
+// A requirement stated against the installed version: only "you have ..." is installed.
+TEST(PasteRead, YouHaveIsInstalledTheRequirementIsNot) {
+  // xFormers' banner (unslothai/unsloth, 2026): the first torch is the one it was built for.
+  auto x = facts_of(read_paste("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+                               "    PyTorch 2.10.0+cu128 with CUDA 1208 (you have 2.11.0+cu130)\n"));
+  EXPECT_EQ(x["pkg.torch"], "2.11.0+cu130");
+  EXPECT_EQ(x["torch.cuda"], "13.0");
+  // pip's resolver (AUTOMATIC1111/stable-diffusion-webui#9278): xformers is installed, torch==2.0.0 is not.
+  auto p = facts_of(read_paste("xformers 0.0.18 requires torch==2.0.0, but you have torch 1.13.0 which is incompatible.\n"));
+  EXPECT_EQ(p["pkg.torch"], "1.13.0");
+  EXPECT_EQ(p["pkg.xformers"], "0.0.18");
+}
+
 TEST(PasteRead, CollectEnvCondaRowsAndATorchThatDidNotImport) {
   // A column-aligned [conda] row once read through a dangling view (found by the held-out run).
   paste_reading r = read_paste("[conda] pytorch                   2.1.0           py3.10_cuda12.1_cudnn8.9.2_0    pytorch\n"
