@@ -234,11 +234,14 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
 /// is all requirement before "(you have"). True when the line was such a statement.
 bool you_have(paste_scan& s, size_t i, const std::string& line) {
   std::string l = lower_copy(line);
+  // "but you have" (pip) and "(you have" (xFormers) only: "make sure you have ..." is advice.
   size_t have = l.find("you have ");
-  if (have == std::string::npos) return false;
+  const bool but_you_have = have != std::string::npos && have >= 4 && l.compare(have - 4, 4, "but ") == 0;
+  const bool paren_you_have = have != std::string::npos && have >= 1 && l[have - 1] == '(';
+  if (!but_you_have && !paren_you_have) return false;
   size_t req = std::min(l.find(" requires "), l.find("built for"));
   // xFormers prints "built for:" on a line of its own and the versions under it.
-  if (req == std::string::npos && have > 0 && l[have - 1] == '(') req = 0;
+  if (req == std::string::npos && paren_you_have) req = 0;
   if (req == std::string::npos || req > have) return false;
   std::string_view rest = std::string_view(line).substr(have + 9);
   std::vector<std::string_view> f = scan::fields(rest);
