@@ -233,6 +233,7 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
 /// the required version between them never (xFormers' version line under its "built for:" line
 /// is all requirement before "(you have"). True when the line was such a statement.
 bool you_have(paste_scan& s, size_t i, const std::string& line) {
+  if (!scan::icontains(line, "you have ")) return false;  // every line of a log passes here: no copy for most
   std::string l = lower_copy(line);
   // "but you have" (pip) and "(you have" (xFormers) only: "make sure you have ..." is advice.
   size_t have = l.find("you have ");
