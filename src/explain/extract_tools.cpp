@@ -38,7 +38,9 @@ std::string gfx_token(std::string_view v) {
 
 /// rocm-smi's "GFX Version" prints major, minor and stepping as decimals run together:
 /// gfx11000 is 11.0.00 (gfx1100), gfx12001 is gfx1201, gfx9010 is 9.0.10 (gfx90a), gfx9402 is gfx942.
+/// `t` is gfx_token's answer, "" when the value was no gfx name.
 std::string decode_rocm_smi_gfx(const std::string& t) {
+  if (t.rfind("gfx", 0) != 0) return t;
   std::string d = t.substr(3);
   if (!std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) return t;
   auto hexstep = [](const std::string& s) {

@@ -327,6 +327,14 @@ TEST(PasteRead, TensileFileListsAreNotTheGpu) {
   EXPECT_EQ(r.facts.gpus[0].arch, "gfx1201");
 }
 
+TEST(PasteRead, RocmSmiGfxVersionThatIsNoGfxName) {
+  // libFuzzer found this: "GFX Version:" followed by no gfx name took substr(3) of "" and threw.
+  for (const char* line : {"GFX Version: N/A\n", "GPU[0] : GFX Version:\n", "{\"card0\": {\"GFX Version\": \"\"}}\n"})
+    EXPECT_NO_THROW(read_paste(line)) << line;
+  paste_reading r = read_paste("GPU[0]          : GFX Version:          gfx12001\n");
+  EXPECT_EQ(facts_of(r)["gpu.arch"], "gfx1201");
+}
+
 TEST(PasteRead, GpustackReportIsReadBack) {
   paste_reading r = read_paste(
       "<details><summary>report</summary>\n\n```json\n"
