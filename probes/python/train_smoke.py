@@ -240,6 +240,8 @@ def main(data):
     bnb = gs.require("bitsandbytes", why="train-smoke quantizes the base to NF4 with it")
     data["versions"] = _versions(torch, transformers, peft, bnb)
     device = "cpu" if a.get("device") == "cpu" else "cuda"
+    if device == "cpu":
+        data["device"] = "cpu"  # the matrix keeps no cell for a run that never touched the GPU
     if device == "cuda" and not torch.cuda.is_available():
         raise gs.Skip("torch sees no GPU")
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING

@@ -88,7 +88,10 @@ int run_merge(const matrix_args& a) {
       std::fprintf(stderr, "  %s: already merged (same report), skipped\n", in.c_str());
       ++dupes;
     } else {
-      std::fprintf(stderr, "  %s: %d probe result%s -> stack %s\n", in.c_str(), r.cells, r.cells == 1 ? "" : "s", r.row_id.c_str());
+      if (r.cells) std::fprintf(stderr, "  %s: %d probe result%s -> stack %s\n", in.c_str(), r.cells, r.cells == 1 ? "" : "s", r.row_id.c_str());
+      else if (r.left_out) std::fprintf(stderr, "  %s: nothing to record: %s\n", in.c_str(), r.left_out_why.c_str());
+      else std::fprintf(stderr, "  %s: nothing to record: a report without probe results (check) adds no cell\n", in.c_str());
+      if (r.cells && r.left_out) std::fprintf(stderr, "  %s: left out %s\n", in.c_str(), r.left_out_why.c_str());
       ++merged;
     }
   }

@@ -82,6 +82,7 @@ int run(const cli_args& a) {
   r.data["model"] = plan->model_json;
   if (plan->quant_check) r.data["quant_config_check"] = *plan->quant_check;
   bool interrupted = interrupt_requested();
+  if (interrupted) mark_interrupted(r);
 
   report_input in;
   in.facts = &facts;
@@ -100,8 +101,8 @@ int run(const cli_args& a) {
   bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
                         (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
   if (!ok) return exit_usage;
+  if (interrupted) return 130;  // a run the user stopped is no cell of the matrix
   record_report_in_matrix(report, a.matrix);
-  if (interrupted) return 130;
   int from_probe = r.outcome == status::hang ? int(exit_hang) : is_failure(r.outcome) ? int(exit_failed) : int(exit_ok);
   return std::max(exit_code_for(report), from_probe);
 }

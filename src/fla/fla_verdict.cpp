@@ -91,9 +91,12 @@ fla_verdict decide_fla_verdict(const std::vector<probe_result>& results, const f
   for (const fla_backend_verdict& b : v.backends) {
     if (b.highest_safe < 0)
       v.lines.push_back(b.backend + ": not run" + (b.skip_reason.empty() ? "" : " (" + b.skip_reason + ")"));
-    else if (b.failed.empty())
+    else if (b.failed.empty() && b.skipped.empty())
       v.lines.push_back(b.backend + ": every stage passed (" + join(b.passed) + "); highest safe num_stages " +
                         std::to_string(b.highest_safe));
+    else if (b.failed.empty())  // an interrupted run, or a stage that could not run: no claim about it
+      v.lines.push_back(b.backend + ": passed at num_stages " + join(b.passed) + "; not run at " + join(b.skipped) +
+                        (b.skip_reason.empty() ? "" : " (" + b.skip_reason + ")"));
     else
       v.lines.push_back(b.backend + ": fails at num_stages " + join(b.failed) + "; highest safe num_stages " +
                         (b.highest_safe == 0 ? std::string("none") : std::to_string(b.highest_safe)));

@@ -95,8 +95,12 @@ struct merge_outcome {
   std::string error;       ///< why it is not a report ("" otherwise)
   std::string row_id;      ///< fingerprint_id of its row
   int cells = 0;           ///< probes recorded
+  int left_out = 0;        ///< probe results that said nothing about a GPU stack
+  std::string left_out_why;  ///< why, for the user ("" when nothing was left out)
 };
-/// Folds one schema-v1 report into the matrix. selftest.* probes are left out (they hang on purpose).
+/// Folds one schema-v1 report into the matrix. Only results that exercised a GPU become cells:
+/// not selftest.* (they hang on purpose), not a report without a GPU, not a step that ran
+/// gpustack's CPU references (data.device.backend "cpu"), and a *.verdict only beside such cells.
 merge_outcome merge_report(compat_matrix& m, const nlohmann::json& report);
 /// Folds another matrix in (shipped compat.toml + the user's file): equal fingerprints share a row.
 void merge_matrix(compat_matrix& into, const compat_matrix& from);

@@ -4,6 +4,9 @@
 // report to two issues, or merging a directory twice, does not double its runs.
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "core/assets.h"
 #include "core/status.h"
@@ -32,6 +35,18 @@ void fold_cell(matrix_row& row, const matrix_cell& in) {
   it->runs += in.runs;
 }
 
+/// A step that ran gpustack's CPU references (`--device cpu`, or no GPU to run on) or
+/// train-smoke on the CPU: it passes or fails on the CPU, whatever the GPU stack is.
+bool ran_on_the_cpu(const json& probe) {
+  const json* data = probe.contains("data") ? &probe["data"] : nullptr;
+  if (!data || !data->is_object() || !data->contains("device")) return false;
+  const json& d = (*data)["device"];
+  if (d.is_string()) return d.get<std::string>() == "cpu";
+  return d.is_object() && (d.value("backend", "") == "cpu" || d.value("arch", "") == "cpu");
+}
+
+bool is_verdict(std::string_view id) { return id.size() > 8 && id.substr(id.size() - 8) == ".verdict"; }
+
 std::string why_not_a_report(const json& r) {
   if (!r.is_object()) return "not a JSON object";
   if (r.value("schema_version", 0) != 1) return "not a gpustack report (schema_version 1)";
@@ -55,7 +70,12 @@ merge_outcome merge_report(compat_matrix& m, const json& report) {
     return out;
   }
   std::string date = report.value("created_utc", std::string());
-  std::vector<matrix_cell> cells;
+  // A machine without a GPU: every result there is a CPU reference or a skip, and a row
+  // "(no GPU) ... known good" would tell the next reader that some GPU stack works.
+  auto arch = fp.find("arch");
+  bool has_gpu = arch != fp.end() && !arch->second.empty();
+  std::vector<matrix_cell> cells, verdicts;
+  int on_cpu = 0;
   for (const json& p : report["probes"]) {
     if (!p.is_object() || !p.contains("id") || !p["id"].is_string() || !p.contains("status") || !p["status"].is_string())
       continue;
@@ -65,11 +85,24 @@ merge_outcome merge_report(compat_matrix& m, const json& report) {
     if (c.probe.empty() || !parse_status(c.status)) continue;
     // selftest.* prove the watchdog by hanging on purpose: nothing about the stack.
     if (c.probe.rfind("selftest.", 0) == 0) continue;
+    if (!has_gpu || ran_on_the_cpu(p)) {
+      ++on_cpu;
+      continue;
+    }
     c.date = date;
     c.runs = 1;
     if (p.contains("detail") && p["detail"].is_string()) c.detail = p["detail"].get<std::string>();
-    cells.push_back(std::move(c));
+    (is_verdict(c.probe) ? verdicts : cells).push_back(std::move(c));
   }
+  // A verdict sums up its steps: without a GPU step beside it, it sums up CPU references.
+  if (cells.empty()) on_cpu += int(verdicts.size());
+  else cells.insert(cells.end(), verdicts.begin(), verdicts.end());
+  out.left_out = on_cpu;
+  if (on_cpu)
+    out.left_out_why = has_gpu ? fmt::format("{} result{} of gpustack's CPU references (they say nothing about the GPU stack)",
+                                             on_cpu, on_cpu == 1 ? "" : "s")
+                               : fmt::format("{} result{} from a machine without a GPU (nothing about a GPU stack was tested)",
+                                             on_cpu, on_cpu == 1 ? "" : "s");
   m.reports.insert(hash);
   out.merged = true;
   out.cells = int(cells.size());

@@ -54,12 +54,20 @@ bool record_report_in_matrix(const nlohmann::json& report, const matrix_options&
       std::fprintf(stderr, "gpustack: this report is already in the matrix %s\n", path.c_str());
       return true;
     }
+    if (r.cells == 0) {
+      // Saved all the same: the report's hash keeps `matrix merge` of the same file quiet.
+      std::fprintf(stderr, "gpustack: nothing recorded in the matrix: %s\n",
+                   r.left_out ? r.left_out_why.c_str() : "no probe results");
+    } else if (r.left_out) {
+      std::fprintf(stderr, "gpustack: left out of the matrix: %s\n", r.left_out_why.c_str());
+    }
     if (!save_matrix_file(path, m, msg, matrix_file_header())) {
       std::fprintf(stderr, "gpustack: not recorded in the matrix: %s\n", msg.c_str());
       return false;
     }
-    std::fprintf(stderr, "gpustack: %d probe result%s recorded in the matrix %s (stack %s)\n", r.cells,
-                 r.cells == 1 ? "" : "s", path.c_str(), r.row_id.c_str());
+    if (r.cells)
+      std::fprintf(stderr, "gpustack: %d probe result%s recorded in the matrix %s (stack %s)\n", r.cells,
+                   r.cells == 1 ? "" : "s", path.c_str(), r.row_id.c_str());
     return true;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpustack: not recorded in the matrix: %s\n", e.what());

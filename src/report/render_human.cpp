@@ -48,7 +48,7 @@ const char* severity_color(const std::string& s) {
 const char* status_color(const std::string& s) {
   if (s == "pass") return "32";
   if (s == "warn") return "33";
-  if (s == "skip") return "2";
+  if (s == "skip" || s == "untested") return "2";
   if (s == "hang") return "1;35";
   return "1;31";  // fail, crash, error
 }

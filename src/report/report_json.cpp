@@ -123,7 +123,30 @@ json probe_json(const probe_result& p) {
 }
 
 /// The one-line verdict and the counts it rests on.
-json summary_json(const json& findings, const json& probes) {
+/// Why nothing about a GPU stack was tested, "" when something was. `check` tests the stack it
+/// detects, so without a GPU it tested none; a probe run tested something when a step ran on a
+/// GPU (a skip ran nothing; gpustack's CPU references test gpustack, not the user's stack).
+std::string nothing_tested_why(const std::string& command, bool has_gpu, const json& probes) {
+  if (command == "explain") return "";  // a paste is judged, not tested: explain says "unknown" itself
+  if (probes.empty()) return command == "check" && !has_gpu ? "no GPU found" : "";
+  int ran = 0, on_cpu = 0;
+  for (const json& p : probes) {
+    std::string st = p.value("status", "");
+    if (st == "skip") continue;
+    std::string id = p.value("id", "");
+    if (id.size() > 8 && id.compare(id.size() - 8, 8, ".verdict") == 0) continue;  // sums up the others
+    ++ran;
+    const json& d = p.contains("data") && p["data"].is_object() ? p["data"] : json::object();
+    const json& dev = d.contains("device") ? d["device"] : json();
+    if ((dev.is_string() && dev == "cpu") || (dev.is_object() && dev.value("backend", "") == "cpu")) ++on_cpu;
+  }
+  std::string gpu = has_gpu ? "" : "no GPU found; ";
+  if (ran == 0) return gpu + "every step was skipped";
+  if (on_cpu == ran) return gpu + "only gpustack's CPU references ran";
+  return "";
+}
+
+json summary_json(const json& findings, const json& probes, const std::string& untested_why) {
   json fc = {{"info", 0}, {"warn", 0}, {"fail", 0}};
   json pc = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}, {"hang", 0}, {"crash", 0}, {"error", 0}};
   for (const json& f : findings) fc[f["severity"].get<std::string>()] = fc[f["severity"].get<std::string>()].get<int>() + 1;
@@ -132,9 +155,10 @@ json summary_json(const json& findings, const json& probes) {
   std::string status = pc["hang"].get<int>() > 0                          ? "hang"
                        : (fc["fail"].get<int>() > 0 || probe_failures > 0) ? "fail"
                        : (fc["warn"].get<int>() > 0 || pc["warn"].get<int>() > 0) ? "warn"
+                       : !untested_why.empty()                                     ? "untested"
                                                                                   : "pass";
   auto plural = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
-  std::string text = status + ": " + plural(fc["fail"].get<int>(), "failure", "failures") + ", " +
+  std::string text = status + ": " + (untested_why.empty() ? "" : "nothing was tested (" + untested_why + "); ") + plural(fc["fail"].get<int>(), "failure", "failures") + ", " +
                      plural(fc["warn"].get<int>(), "warning", "warnings") + ", " +
                      plural(fc["info"].get<int>(), "note", "notes");
   if (!probes.empty()) {
@@ -183,7 +207,7 @@ nlohmann::json build_report(const report_input& in, const report_options& opts) 
       {"findings", findings},
       {"probes", probes},
       {"issues", issues},
-      {"summary", summary_json(findings, probes)},
+      {"summary", summary_json(findings, probes, nothing_tested_why(opts.command, !f.gpus.empty(), probes))},
   };
   if (!in.settings.empty()) r["settings"] = in.settings;
   for (const auto& [k, v] : in.extra.items()) r[k] = v;

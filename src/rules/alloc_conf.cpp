@@ -134,7 +134,7 @@ alloc_conf parse_alloc_conf(std::string_view text) {
     ++i;  // ':'
     if (i < t.size() && t[i] == "[") {
       // A list value such as roundup_power2_divisions:[64:8,256:4,>:1]; kept as text.
-      o.value = "[";
+      o.value.assign(1, '[');  // not = "[": g++ 12 -O2 warns -Wrestrict on that (a false positive, GCC PR 105329)
       ++i;
       while (i < t.size() && t[i] != "]") o.value += t[i++];
       if (i < t.size()) {

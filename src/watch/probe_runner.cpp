@@ -19,6 +19,20 @@ probe_result skipped(const probe_spec& spec, std::string why) {
   return r;
 }
 
+}  // namespace
+
+void mark_interrupted(probe_result& r) {
+  // A step the user stopped was killed by us, not by the stack: an error, crash or hang that
+  // ends there says nothing. A result the step finished (pass, warn, or its own fail) stands.
+  if (r.outcome != status::error && r.outcome != status::crash && r.outcome != status::hang) return;
+  r.data["interrupted"] = true;
+  r.data["interrupted_outcome"] = std::string(to_string(r.outcome));
+  r.outcome = status::skip;
+  r.detail = "not finished: interrupted by the user (Ctrl-C) in phase " + (r.phase.empty() ? std::string("start") : r.phase);
+}
+
+namespace {
+
 /// "" when every dependency passed or warned, else the one-line reason to skip.
 std::string dependency_problem(const probe_spec& spec, const std::map<std::string, status>& done) {
   for (const char* dep : spec.depends_on) {
@@ -128,7 +142,10 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
         for (std::string& line : k.lines)
           if (is_gpu_event_line(line)) r.kernel_log.push_back(std::move(line));
       }
-      if (interrupt_requested()) s.interrupted = true;
+      if (interrupt_requested()) {
+        s.interrupted = true;
+        mark_interrupted(r);
+      }
       s.results.push_back(std::move(r));
     }
     done[spec.id] = s.results.back().outcome;

@@ -50,6 +50,11 @@ struct run_summary {
 /// Runs `probes` in order.                                               (watch/probe_runner.cpp)
 run_summary run_probes(const std::vector<const probe_spec*>& probes, const runner_options& o);
 
+/// The step that was running when the user pressed Ctrl-C: an error, crash or hang there is
+/// our own kill, so it becomes `skip` (data.interrupted) and is neither a pass nor a fail in
+/// verdicts, the matrix or `report diff`. A finished result (pass, warn, fail) is kept.
+void mark_interrupted(probe_result& r);
+
 /// One probe, in a watched child when spec.isolated, else in this process; no dependency,
 /// breadcrumb or kernel-log handling (the GPU usability check uses it).  (watch/probe_child.cpp)
 probe_result run_probe(const probe_spec& spec, const runner_options& o,

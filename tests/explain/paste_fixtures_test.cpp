@@ -72,7 +72,9 @@ TEST(PasteFixtures, EveryCaptureReadsAsExpected) {
     }
   }
   for (const auto& e : fs::directory_iterator(kDir))
-    if (e.path().extension() == ".txt") EXPECT_TRUE(covered.count(e.path().filename().string())) << e.path() << " has no case";
+    if (e.path().extension() == ".txt") {
+      EXPECT_TRUE(covered.count(e.path().filename().string())) << e.path() << " has no case";
+    }
 }
 
 }  // namespace

@@ -96,6 +96,20 @@ TEST(FlaVerdict, SkippedBackendIsNotRunWithTheReason) {
   EXPECT_FALSE(v.triton_fault);
 }
 
+TEST(FlaVerdict, AnInterruptedStageIsNeitherPassNorFail) {
+  // Ctrl-C during stage 3 of 1..4: the runner made the killed step a skip (mark_interrupted).
+  probe_result cut = step("native", 3, status::skip, {{"interrupted", true}});
+  cut.detail = "not finished: interrupted by the user (Ctrl-C) in phase run";
+  probe_result rest = step("native", 4, status::skip);
+  rest.detail = "not run: interrupted";
+  fla_verdict v = decide_fla_verdict({step("native", 1, status::pass), step("native", 2, status::pass), cut, rest}, {});
+  EXPECT_FALSE(v.native_fault);
+  EXPECT_EQ(v.finding_id, "");
+  EXPECT_EQ(find(v, "native")->failed.size(), 0u);
+  ASSERT_FALSE(v.lines.empty());
+  EXPECT_EQ(v.lines[0], "native: passed at num_stages 1,2; not run at 3,4 (not finished: interrupted by the user (Ctrl-C) in phase run)");
+}
+
 TEST(FlaVerdict, BackwardRefusalOnHopperIsTheKnownIssue) {
   nlohmann::json bw = {{"backward", {{"status", "skip"}, {"detail", "RuntimeError: Triton >= 3.4.0 on Hopper GPUs ... (see #640)"}}}};
   std::vector<probe_result> rs = {step("native", 1, status::pass), step("fla", 1, status::pass, bw)};

@@ -56,7 +56,9 @@ TEST(GsDeviceBf16, EveryPatternRoundTrips) {
   for (uint32_t h = 0; h <= 0xffff; ++h) {
     float f = gs_bf16_to_f32(uint16_t(h));
     EXPECT_EQ(gs_f32_bits(f), h << 16) << std::hex << h;  // widening is exact
-    if (!std::isnan(f)) EXPECT_EQ(gs_f32_to_bf16(f), h) << std::hex << h;
+    if (!std::isnan(f)) {
+      EXPECT_EQ(gs_f32_to_bf16(f), h) << std::hex << h;
+    }
   }
 }
 

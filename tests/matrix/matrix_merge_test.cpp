@@ -93,6 +93,39 @@ TEST(MatrixMerge, CheckReportsAndJunk) {
   EXPECT_EQ(o.cells, 1);  // the malformed entries are skipped, the good one kept
 }
 
+TEST(MatrixMerge, CpuReferenceResultsMakeNoStackKnownGoodOrBad) {
+  // `probe --device cpu` on a GPU machine: the native steps ran gpustack's CPU references.
+  json cpu_run = tiny_report("gfx1201", json::object(), {{"tensor.vector_add", "pass"}, {"gemm.bf16", "fail"}, {"fla.verdict", "pass"}});
+  for (json& p : cpu_run["probes"])
+    if (p["id"] != "fla.verdict") p["data"]["device"] = {{"arch", "cpu"}, {"backend", "cpu"}};
+  compat_matrix m;
+  merge_outcome o = merge_report(m, cpu_run);
+  EXPECT_EQ(o.cells, 0);
+  EXPECT_EQ(o.left_out, 3) << "the verdict sums up CPU steps only";
+  EXPECT_NE(o.left_out_why.find("CPU references"), std::string::npos) << o.left_out_why;
+  EXPECT_TRUE(m.rows.empty());
+  // The same report from a machine without a GPU (gpus: []): nothing about a GPU stack.
+  json no_gpu = tiny_report("gfx1201", json::object(), {{"tensor.vector_add", "pass"}, {"fla.verdict", "pass"}}, "2026-12-02T11:00:00Z");
+  no_gpu["gpus"] = json::array();
+  o = merge_report(m, no_gpu);
+  EXPECT_EQ(o.cells, 0);
+  EXPECT_NE(o.left_out_why.find("without a GPU"), std::string::npos) << o.left_out_why;
+  EXPECT_TRUE(m.rows.empty());
+  // train-smoke --device cpu says so as a plain string.
+  json smoke = tiny_report("sm_90", json::object(), {{"train.smoke", "pass"}}, "2026-12-02T12:00:00Z");
+  smoke["probes"][0]["data"]["device"] = "cpu";
+  EXPECT_EQ(merge_report(m, smoke).cells, 0);
+  // A GPU step beside a CPU one: the GPU step and the verdict are kept, the CPU one left out.
+  json mixed = tiny_report("sm_90", json::object(), {{"fla.native.stages1", "pass"}, {"fla.triton.stages1", "pass"}, {"fla.verdict", "pass"}},
+                           "2026-12-02T13:00:00Z");
+  mixed["probes"][0]["data"]["device"] = {{"arch", "cpu"}, {"backend", "cpu"}};
+  o = merge_report(m, mixed);
+  EXPECT_EQ(o.cells, 2);
+  EXPECT_EQ(o.left_out, 1);
+  ASSERT_EQ(m.rows.size(), 1u);
+  EXPECT_EQ(m.rows[0].cell("fla.native.stages1"), nullptr);
+}
+
 TEST(MatrixMerge, MatricesFoldRowByRow) {
   compat_matrix a, b;
   merge_report(a, tiny_report("gfx1201", {{"triton", "3.6.0"}}, {{"p", "pass"}}, "2026-11-01T00:00:00Z"));

@@ -77,6 +77,18 @@ TEST(ReportDiff, IdenticalAndImproved) {
   EXPECT_TRUE(diff_reports(fixed, r).regressed());
 }
 
+TEST(ReportDiff, AnInterruptedStepIsNoRegression) {
+  json a = tiny_report("gfx1201", json::object(), {{"fla.native.stages4", "pass"}, {"fla.native.stages5", "pass"}});
+  // The later run was stopped with Ctrl-C during stage 5 (mark_interrupted made it a skip).
+  json b = tiny_report("gfx1201", json::object(), {{"fla.native.stages4", "pass"}, {"fla.native.stages5", "skip"}});
+  b["probes"][1]["data"]["interrupted"] = true;
+  report_diff d = diff_reports(a, b);
+  ASSERT_EQ(d.probes.size(), 1u);
+  EXPECT_FALSE(d.probes[0].regression);
+  EXPECT_FALSE(d.probes[0].newly_failing);
+  EXPECT_FALSE(d.regressed());
+}
+
 TEST(ReportDiff, RealReportsOfOneMachine) {
   // The 2026-12-02 suite (NF4/FP4 failing on the GPU) vs the 2026-12-03 quant-only run after the
   // fix: NF4 and FP4 go fail -> pass, the probes not in the second run vanish, nothing regresses.

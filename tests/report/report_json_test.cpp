@@ -28,7 +28,7 @@ report_options pinned(bool identifiers = false) {
   return o;
 }
 
-TEST(ReportJson, EmptyMachineValidatesAndPasses) {
+TEST(ReportJson, EmptyMachineValidatesAndTestedNothing) {
   machine_facts f;
   report_input in;
   in.facts = &f;
@@ -37,8 +37,49 @@ TEST(ReportJson, EmptyMachineValidatesAndPasses) {
   EXPECT_EQ(r["schema_version"], 1);
   EXPECT_EQ(r["tool"]["name"], "gpustack");
   EXPECT_EQ(r["tool"]["command"], "check");
-  EXPECT_EQ(r["summary"]["status"], "pass");
+  // No GPU: `check` tested no GPU stack, so it must not say PASS.
+  EXPECT_EQ(r["summary"]["status"], "untested");
+  EXPECT_EQ(r["summary"]["text"], "untested: nothing was tested (no GPU found); 0 failures, 0 warnings, 0 notes");
   EXPECT_EQ(exit_code_for(r), exit_ok);
+}
+
+TEST(ReportJson, PassMeansSomethingRanOnAGpu) {
+  machine_facts none;
+  machine_facts gpu = gs::testing::amd_machine();
+  probe_result cpu_ref = sample_probe("tensor.vector_add", status::pass);
+  cpu_ref.data["device"] = {{"arch", "cpu"}, {"backend", "cpu"}};
+  struct row {
+    const machine_facts* facts;
+    std::string command;
+    std::vector<probe_result> probes;
+    const char* status;
+    const char* why;
+  };
+  const row rows[] = {
+      {&none, "probe", {sample_probe("device.visible", status::skip), sample_probe("tensor.reduce", status::skip)}, "untested",
+       "nothing was tested (no GPU found; every step was skipped)"},
+      {&gpu, "probe", {sample_probe("py.torch", status::skip)}, "untested", "nothing was tested (every step was skipped)"},
+      {&gpu, "probe", {cpu_ref, sample_probe("fla.verdict", status::pass)}, "untested",
+       "nothing was tested (only gpustack's CPU references ran)"},
+      {&none, "probe fla", {cpu_ref}, "untested", "nothing was tested (no GPU found; only gpustack's CPU references ran)"},
+      {&gpu, "probe", {cpu_ref, sample_probe("gemm.bf16", status::pass)}, "pass", ""},
+      {&gpu, "check", {}, "pass", ""},
+      {&none, "explain", {}, "pass", ""},  // explain decides "unknown" itself (explain_report)
+  };
+  for (const row& x : rows) {
+    report_input in;
+    in.facts = x.facts;
+    in.probes = x.probes;
+    report_options o = pinned();
+    o.command = x.command;
+    json r = build_report(in, o);
+    std::string text = r["summary"]["text"];
+    EXPECT_EQ(r["summary"]["status"], x.status) << x.command << ": " << text;
+    if (*x.why) {
+      EXPECT_NE(text.find(x.why), std::string::npos) << text;
+    }
+    EXPECT_TRUE(matches_report_schema(r)) << text;
+  }
 }
 
 TEST(ReportJson, NullFactsIsAnEmptyMachine) {
@@ -195,8 +236,10 @@ TEST(ReportJson, ExitCodesAndSummaryStatus) {
       {{severity::fail}, {status::hang}, exit_hang, "hang"},
       {{}, {status::pass, status::hang, status::crash}, exit_hang, "hang"},
   };
+  machine_facts gpu = gs::testing::amd_machine();  // with no GPU the empty rows are "untested" (above)
   for (const exit_case& c : cases) {
     report_input in;
+    in.facts = &gpu;
     for (severity s : c.findings) in.findings.push_back(sample_finding("GS-ENV-001", s));
     for (status s : c.probes) in.probes.push_back(sample_probe("p.q", s));
     json r = build_report(in, pinned());

@@ -56,7 +56,9 @@ TEST(CodeObject, AmdMachAndFeatures) {
 TEST(CodeObject, MachTableRoundTrips) {
   for (unsigned v = 0; v < 0x100; ++v) {
     std::string name = amdgpu_mach_name(v);
-    if (!name.empty()) EXPECT_EQ(amdgpu_mach_value(name), v) << name;
+    if (!name.empty()) {
+      EXPECT_EQ(amdgpu_mach_value(name), v) << name;
+    }
   }
   EXPECT_EQ(amdgpu_mach_value("gfx90a"), 0x3fu);
   EXPECT_EQ(amdgpu_mach_value("gfx1030"), 0x36u);

@@ -244,10 +244,27 @@ TEST(ProbeRunner, CtrlCKillsTheChildAndSkipsTheRest) {
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   EXPECT_TRUE(s.interrupted);
-  EXPECT_EQ(s.results[0].outcome, status::error);
-  EXPECT_EQ(s.results[0].detail, "interrupted in phase sync (Ctrl-C)");
+  // The step we killed for the user is neither a pass nor a fail (verdicts, matrix, diff).
+  EXPECT_EQ(s.results[0].outcome, status::skip);
+  EXPECT_EQ(s.results[0].detail, "not finished: interrupted by the user (Ctrl-C) in phase sync");
+  EXPECT_EQ(s.results[0].data.value("interrupted", false), true);
+  EXPECT_EQ(s.results[0].data.value("interrupted_outcome", ""), "error");
   EXPECT_EQ(s.results[1].outcome, status::skip);
   EXPECT_EQ(s.results[1].detail, "not run: the run was interrupted");
+}
+
+TEST(ProbeRunner, AnInterruptKeepsAFinishedResult) {
+  probe_result done;
+  done.outcome = status::fail;
+  done.detail = "max rel err 3e-2";
+  mark_interrupted(done);
+  EXPECT_EQ(done.outcome, status::fail) << "the step finished with its own judgement before Ctrl-C";
+  probe_result killed;
+  killed.outcome = status::hang;
+  killed.phase = "launch";
+  mark_interrupted(killed);
+  EXPECT_EQ(killed.outcome, status::skip);
+  EXPECT_EQ(killed.data.value("interrupted_outcome", ""), "hang");
 }
 
 TEST(SelftestProbes, HangIsAHangInLaunchAtZeroCpu) {
