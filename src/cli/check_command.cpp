@@ -68,8 +68,8 @@ command_spec check_command() {
             sub.add_option("--sysroot", a->sysroot_dir,
                            "read every system file under DIR instead of / (a captured machine state)")
                 ->check(CLI::ExistingDirectory);
-            sub.add_option("--python", a->detect.python, "the Python interpreter to inspect");
-            sub.add_option("--venv", a->detect.venv, "the virtual environment to inspect");
+            add_python_options(sub, a->detect, "the Python interpreter to inspect",
+                               "the virtual environment to inspect");
             sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML file (repeat for more)")->allow_extra_args(false)
                 ->check(CLI::ExistingFile);
             sub.add_option("--matrix", a->matrix_path,

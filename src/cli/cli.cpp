@@ -9,6 +9,9 @@
 #include <iostream>
 
 #include "core/status.h"
+#include "detect/detect.h"
+#include "python/python_locate.h"
+#include "sys/sysroot.h"
 
 namespace gs {
 
@@ -35,6 +38,24 @@ void add_output_options(CLI::App& sub, output_options& o) {
   sub.add_flag("--include-identifiers", o.include_identifiers,
                "keep hostname, user name, paths and serials (secrets are always removed)");
   sub.add_flag("--no-color", o.no_color, "no colour in the terminal table");
+}
+
+void add_python_options(CLI::App& sub, detect_options& d, const char* python_help, const char* venv_help) {
+  CLI::Option* py = sub.add_option("--python", d.python, python_help);
+  CLI::Option* venv = sub.add_option("--venv", d.venv, venv_help);
+  py->excludes(venv);
+  sub.parse_complete_callback([&sub, &d] {
+    if (d.python.empty() && d.venv.empty()) return;
+    std::string root;
+    if (CLI::Option* s = sub.get_option_no_throw("--sysroot"); s && s->count() > 0) root = s->as<std::string>();
+    sysroot sys = root.empty() ? sysroot::live() : sysroot::captured(root);
+    std::vector<detection_issue> issues;
+    if (locate_python(sys, d, issues).found) return;
+    std::string why = issues.empty() ? "cannot be used" : issues.back().message;
+    std::string flag = d.python.empty() ? "--venv" : "--python";
+    if (why.rfind(flag + ": ", 0) == 0) why = why.substr(flag.size() + 2);
+    throw CLI::ValidationError(flag, (d.python.empty() ? d.venv : d.python) + ": " + why);
+  });
 }
 
 bool use_color(const output_options& o) {

@@ -24,6 +24,11 @@ struct output_options {
   bool no_color = false;
 };
 void add_output_options(CLI::App& sub, output_options& o);
+/// --python and --venv, the same on every command that reads or runs a Python environment. What
+/// the user names must be usable: a missing file, a directory that is no environment, or a file
+/// that is no interpreter is a usage error (exit 2, with the reason) when the command line is
+/// parsed, read under the command's --sysroot where it has one.
+void add_python_options(CLI::App& sub, struct detect_options& d, const char* python_help, const char* venv_help);
 /// Print (or write to -o) a rendered report; returns false (and says why) when the file cannot be written.
 bool emit_report(const struct output_options& o, const std::string& json_text,
                  const std::string& markdown_text, const std::string& human_text);

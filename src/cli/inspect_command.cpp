@@ -116,8 +116,8 @@ command_spec inspect_command() {
             sub.add_option("-o,--output", a->out.out_file, "write the output to FILE instead of standard output");
             sub.add_flag("--include-identifiers", a->out.include_identifiers, "keep user names in paths");
             sub.add_option("--gpu", a->gpu, "judge for this arch instead of the detected GPU (sm_90, 9.0, gfx1201, gfx90a:xnack-); repeatable")->allow_extra_args(false);
-            sub.add_option("--python", a->detect.python, "the Python interpreter whose environment is scanned");
-            sub.add_option("--venv", a->detect.venv, "the virtual environment to scan");
+            add_python_options(sub, a->detect, "the Python interpreter whose environment is scanned",
+                               "the virtual environment to scan");
             sub.add_flag("--deep", a->deep,
                          "decompress compressed bundles fully, read every code object's header and name AMD ISAs with comgr");
             return [a] { return run_inspect(*a); };

@@ -181,8 +181,8 @@ command_spec probe_command() {
                   return "must be cpu, auto, N, cuda:N or hip:N";
                 });
             sub.add_option("--set", a->sets, "probe option KEY=VALUE (repeatable)");
-            sub.add_option("--python", a->detect.python, "the Python interpreter the py.* probes run");
-            sub.add_option("--venv", a->detect.venv, "the virtual environment whose Python the py.* probes run");
+            add_python_options(sub, a->detect, "the Python interpreter the py.* probes run",
+                               "the virtual environment whose Python the py.* probes run");
             add_output_options(sub, a->out);
             add_matrix_options(sub, a->matrix);
             auto fla = add_probe_fla_subcommand(sub);  // `gpustack probe fla` (probe_fla_command.cpp)

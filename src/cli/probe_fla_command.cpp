@@ -287,8 +287,8 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
   sub->add_option("--device", a->settings.device, "where the native kernel runs: cpu, auto, N, cuda:N or hip:N")
       ->capture_default_str()
       ->check([](const std::string& v) -> std::string { return parse_device(v).valid ? "" : "must be cpu, auto, N, cuda:N or hip:N"; });
-  sub->add_option("--python", a->detect.python, "the Python interpreter the triton and fla backends run");
-  sub->add_option("--venv", a->detect.venv, "the virtual environment whose Python they run");
+  add_python_options(*sub, a->detect, "the Python interpreter the triton and fla backends run",
+                     "the virtual environment whose Python they run");
   // Hidden: the H200 self-test makes the Triton backend launch a kernel that never ends at this
   // depth, to show `hang` in phase run and the next depth still running.
   sub->add_option("--selftest-spin-stage", a->settings.spin_stage, "")->group("");

@@ -45,8 +45,8 @@ command_spec snapshot_command() {
             sub.add_option("-o,--output", a->out, "the archive to write (FILE.tar.gz)")->required();
             sub.add_flag("--include-identifiers", a->opts.include_identifiers,
                          "keep hostname, user name, IPs and serials in the files (secrets are always removed)");
-            sub.add_option("--python", a->opts.detect.python, "the Python interpreter to inspect");
-            sub.add_option("--venv", a->opts.detect.venv, "the virtual environment to inspect");
+            add_python_options(sub, a->opts.detect, "the Python interpreter to inspect",
+                               "the virtual environment to inspect");
             sub.add_option("--sysroot", a->sysroot_dir, "snapshot a captured tree instead of this machine")
                 ->check(CLI::ExistingDirectory);
             return [a] { return run_snapshot(*a); };

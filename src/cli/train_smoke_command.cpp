@@ -114,8 +114,8 @@ command_spec train_smoke_command() {
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<cli_args>();
             add_train_smoke_options(sub, a->opts);
-            sub.add_option("--python", a->detect.python, "the Python interpreter to train in");
-            sub.add_option("--venv", a->detect.venv, "the virtual environment whose Python to train in");
+            add_python_options(sub, a->detect, "the Python interpreter to train in",
+                               "the virtual environment whose Python to train in");
             add_output_options(sub, a->out);
             add_matrix_options(sub, a->matrix);
             return [a] { return run(*a); };

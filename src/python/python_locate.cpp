@@ -85,6 +85,21 @@ python_location location_for_interpreter(const sysroot& sys, std::string_view pa
     issues.push_back({abs, std::string(how) + ": no such interpreter"});
     return loc;
   }
+  // The file named must be a Python: `--python /bin/false` once read as "Python 3.11" from the
+  // system prefix around it. Interpreters are named python, python3, python3.12(t), pypy3...
+  std::string real = resolve_path(sys, abs);
+  std::string base = path_basename(real.empty() ? abs : real);
+  if (base.rfind("python", 0) != 0 && base.rfind("pypy", 0) != 0) {
+    issues.push_back({abs, std::string(how) + ": not a Python interpreter (it is '" + base + "')"});
+    return loc;
+  }
+  // Mode bits only on a live machine: a captured tree (snapshot, fixture) need not keep them.
+  node_stat st = stat_resolved(sys, abs);
+  if (st.exists && (st.is_dir || (sys.is_live() && (st.mode & 0111) == 0))) {
+    issues.push_back({abs, std::string(how) + (st.is_dir ? ": a directory, not an interpreter (--venv takes a directory)"
+                                                         : ": not executable")});
+    return loc;
+  }
   loc.interpreter = abs;
   loc.how_found = std::string(how);
   std::string root = path_dirname(path_dirname(abs));
@@ -92,7 +107,6 @@ python_location location_for_interpreter(const sysroot& sys, std::string_view pa
   if (kind.empty()) {
     // Not inside an env as named: follow the links (/usr/bin/python3 -> python3.12, or a
     // ~/bin/python -> some-venv/bin/python shortcut).
-    std::string real = resolve_path(sys, abs);
     root = path_dirname(path_dirname(real));
     kind = kind_of_root(sys, root);
     if (kind.empty()) kind = "system";
