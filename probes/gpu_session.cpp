@@ -1,6 +1,10 @@
 // The shared open / compile / buffer / failure handling of the kernel probes; see gpu_session.h.
 #include "probes/gpu_session.h"
 
+#include <climits>
+
+#include "probes/probe_options.h"
+
 #include <cstdlib>
 #include <vector>
 
@@ -82,6 +86,12 @@ long long option_int(const probe_context& ctx, const std::string& key, long long
   long long v = std::strtoll(it->second.c_str(), &end, 0);
   if (it->second.empty() || *end != '\0' || v < lo || v > hi) return fallback;
   return v;
+}
+
+long long option_int(const probe_context& ctx, const std::string& key, long long fallback) {
+  // The command line checked the value against the table; the same range holds here.
+  const probe_option_spec* spec = find_probe_option(ctx.probe_id, key);
+  return spec ? option_int(ctx, key, fallback, spec->lo, spec->hi) : option_int(ctx, key, fallback, LLONG_MIN, LLONG_MAX);
 }
 
 std::string option_text(const probe_context& ctx, const std::string& key, const std::string& fallback) {

@@ -48,7 +48,9 @@ class gpu_session {
   std::unique_ptr<runtime> rt_;
 };
 
-/// A --set key=value option as an integer within [lo, hi], else `fallback`.
+/// A --set key=value option as an integer within its range in probes/probe_options.cpp, else `fallback`.
+long long option_int(const probe_context& ctx, const std::string& key, long long fallback);
+/// The same for options gpustack sets itself (probe fla's fla.* keys), not the user: within [lo, hi].
 long long option_int(const probe_context& ctx, const std::string& key, long long fallback, long long lo, long long hi);
 /// A --set key=value option as text, else `fallback`.
 std::string option_text(const probe_context& ctx, const std::string& key, const std::string& fallback);

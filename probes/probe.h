@@ -28,7 +28,8 @@ struct probe_context {
   phase_sink* progress = nullptr;   ///< never null while run() executes
   const machine_facts* facts = nullptr;
   std::string device = "auto";      ///< --device: "cpu", "auto" or an ordinal "0"
-  std::map<std::string, std::string> options;  ///< probe-specific --set key=value
+  std::string probe_id;             ///< the probe being run (its options: probes/probe_options.h)
+  std::map<std::string, std::string> options;  ///< this probe's --set key=value (ID.KEY given as KEY too)
   void phase(std::string_view p) const { if (progress) progress->phase(p); }
   void heartbeat() const { if (progress) progress->heartbeat(); }
 };

@@ -297,10 +297,10 @@ probe_result run_quant4_with(const probe_context& ctx, quant4_kind kind, std::un
   quant_rate_options ro;
   ro.kind = kind;
   // Only NF4 is timed by default (the figure docs/quant.md compares with bitsandbytes).
-  ro.size = int(option_int(ctx, "size", cpu || kind != quant4_kind::nf4 ? 0 : 8192, 0, 32768));
+  ro.size = int(option_int(ctx, "size", cpu || kind != quant4_kind::nf4 ? 0 : 8192));
   ro.size -= ro.size % 32;  // the GEMV takes K % 32 == 0
-  ro.iters = int(option_int(ctx, "iters", 50, 1, 10000));
-  ro.blocksize = int(option_int(ctx, "blocksize", 64, 32, 4096));
+  ro.iters = int(option_int(ctx, "iters", 50));
+  ro.blocksize = int(option_int(ctx, "blocksize", 64));
   if (!quant4_blocksize_valid(ro.blocksize)) ro.blocksize = 64;
   if (ro.size > 0) {
     nlohmann::json rate;

@@ -35,7 +35,7 @@ probe_result run_tensor_vector_add_with(const probe_context& ctx, std::unique_pt
   else if (!s.open()) return r;
   // 2^20 + 3: a few MiB, and not a multiple of the block, so the last block is partly idle.
   const bool cpu = s.props().backend == "cpu";
-  const unsigned n = unsigned(option_int(ctx, "n", cpu ? (1 << 16) + 3 : (1 << 20) + 3, 1, 1 << 28));
+  const unsigned n = unsigned(option_int(ctx, "n", cpu ? (1 << 16) + 3 : (1 << 20) + 3));
 
   module_handle mod;
   kernel_handle k;
@@ -89,7 +89,7 @@ probe_result run_tensor_reduce_with(const probe_context& ctx, std::unique_ptr<ru
   if (rt) s.adopt(std::move(rt));
   else if (!s.open()) return r;
   const bool cpu = s.props().backend == "cpu";
-  const unsigned n = unsigned(option_int(ctx, "n", cpu ? (1 << 18) + 5 : (1 << 22) + 5, 1, 1 << 24));
+  const unsigned n = unsigned(option_int(ctx, "n", cpu ? (1 << 18) + 5 : (1 << 22) + 5));
 
   module_handle mod;
   kernel_handle k;

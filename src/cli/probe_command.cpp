@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/cli.h"
+#include "probes/probe_options.h"
 #include "cli/probe_fla_command.h"
 #include "detect/detect.h"
 #include "matrix/matrix_record.h"
@@ -102,6 +103,14 @@ int run_probe_command(const probe_args& a) {
   std::vector<const probe_spec*> run =
       a.ids.empty() ? default_suite(table) : select_probes(table, a.ids, &unknown);
   if (!report_unknown(unknown)) return exit_usage;
+  std::vector<std::string> run_ids;
+  for (const probe_spec* p : run) run_ids.push_back(p->id);
+  std::string set_error;
+  std::map<std::string, std::string> settings = resolve_probe_settings(a.sets, run_ids, set_error);
+  if (!set_error.empty()) {
+    std::fprintf(stderr, "gpustack: %s\n", set_error.c_str());
+    return exit_usage;
+  }
 
   sysroot sys = sysroot::live();
   breadcrumb_file crumbs(breadcrumb_file::default_dir(sys.environment()));
@@ -113,10 +122,7 @@ int run_probe_command(const probe_args& a) {
   runner_options o;
   if (a.timeout_s > 0) o.limits.deadlines.override_all(a.timeout_s);
   o.device = a.device;
-  for (const std::string& kv : a.sets) {
-    size_t eq = kv.find('=');
-    o.probe_options[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
-  }
+  o.probe_options = settings;
   o.facts = &facts;
   std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
   std::unique_ptr<kernel_log_source> klog = open_kernel_log();
@@ -180,7 +186,9 @@ command_spec probe_command() {
                   if (parse_device(v).valid) return {};
                   return "must be cpu, auto, N, cuda:N or hip:N";
                 });
-            sub.add_option("--set", a->sets, "probe option KEY=VALUE (repeatable)");
+            sub.add_option("--set", a->sets,
+                           "a probe option, PROBE.KEY=VALUE or KEY=VALUE for every selected probe with that key "
+                           "(repeatable; --list shows them)");
             add_python_options(sub, a->detect, "the Python interpreter the py.* probes run",
                                "the virtual environment whose Python the py.* probes run");
             add_output_options(sub, a->out);

@@ -37,12 +37,17 @@ class local_sink final : public phase_sink {
   const std::function<void(std::string_view)>& on_phase_;
 };
 
-probe_context make_context(const runner_options& o, phase_sink* sink) {
+probe_context make_context(const probe_spec& spec, const runner_options& o, phase_sink* sink) {
   probe_context ctx;
   ctx.progress = sink;
   ctx.facts = o.facts;
   ctx.device = o.device;
+  ctx.probe_id = spec.id;
   ctx.options = o.probe_options;
+  // `--set tensor.vector_add.n=1000` reaches that probe as "n" and no other probe.
+  const std::string prefix = std::string(spec.id) + ".";
+  for (const auto& [k, v] : o.probe_options)
+    if (k.size() > prefix.size() && k.compare(0, prefix.size(), prefix) == 0) ctx.options[k.substr(prefix.size())] = v;
   return ctx;
 }
 
@@ -157,7 +162,7 @@ probe_result run_probe(const probe_spec& spec, const runner_options& o,
   if (!spec.isolated) {
     auto t0 = std::chrono::steady_clock::now();
     local_sink sink(on_phase);
-    probe_result r = call_probe(spec, make_context(o, &sink));
+    probe_result r = call_probe(spec, make_context(spec, o, &sink));
     r.id = spec.id;
     if (r.phase.empty()) r.phase = sink.last;
     r.duration_ms =
@@ -166,7 +171,7 @@ probe_result run_probe(const probe_spec& spec, const runner_options& o,
   }
   child_body body = [&spec, &o](child_reporter& rep) {
     reporter_sink sink(rep);
-    return encode_probe_result(call_probe(spec, make_context(o, &sink)));
+    return encode_probe_result(call_probe(spec, make_context(spec, o, &sink)));
   };
   watch_events ev;
   ev.on_phase = on_phase;

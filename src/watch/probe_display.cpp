@@ -1,6 +1,8 @@
 // Human-facing lines of a probe run (see probe_display.h).
 #include "watch/probe_display.h"
 
+#include "probes/probe_options.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,6 +58,11 @@ std::string format_probe_list(const std::vector<const probe_spec*>& table) {
   }
   if (table.empty()) out += "(no probes)\n";
   if (any_selftest) out += "\nselftest.* probes are not in the default suite; they run only when named.\n";
+  out += "\nOptions (--set PROBE.KEY=VALUE, or KEY=VALUE for every selected probe with that key):\n";
+  for (const probe_option_spec& o : probe_option_table()) {
+    std::string range = o.integer ? fmt::format("{}..{}", o.lo, o.hi) : "text";
+    out += fmt::format("  {:<{}}  {:<14}  {}\n", std::string(o.probe) + "." + o.key, wid + 16, range, o.help);
+  }
   return out;
 }
 

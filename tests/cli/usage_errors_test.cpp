@@ -36,6 +36,33 @@ TEST(UsageErrors, AnUnusablePythonOrVenvIsExit2WithTheReason) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(UsageErrors, SetTakesOneSyntaxAndRefusesWhatNoProbeTakes) {
+  struct row {
+    const char* args;
+    int rc;
+    const char* says;
+  };
+  const row rows[] = {
+      {"probe tensor.vector_add --device cpu --set n=-5", 2, "-5 is outside 1..268435456 (tensor.vector_add.n: elements)"},
+      {"probe tensor.vector_add --device cpu --set n=abc", 2, "'abc' is not a whole number"},
+      {"probe tensor.vector_add --device cpu --set iters=3", 2, "no selected probe takes 'iters'; valid keys: tensor.vector_add.n"},
+      {"probe tensor.vector_add --device cpu --set tensor.reduce.n=5", 2, "valid keys: tensor.vector_add.n"},
+      {"probe tensor.vector_add --device cpu --set n", 2, "write KEY=VALUE or PROBE.KEY=VALUE"},
+      {"probe tensor.vector_add --device cpu --set tensor.vector_add.n=1000 --json --no-matrix", 0, "\"elements_checked\": 1000"},
+      {"probe tensor.vector_add --device cpu --set n=999 --json --no-matrix", 0, "\"elements_checked\": 999"},
+  };
+  for (const row& r : rows) {
+    gs::testing::run_output o = run_gpustack(r.args);
+    EXPECT_EQ(o.rc, r.rc) << r.args << "\n" << o.err;
+    EXPECT_NE((r.rc == 0 ? o.out : o.err).find(r.says), std::string::npos) << r.args << "\n" << o.err << o.out.substr(0, 2000);
+  }
+  // Two probes with the same key take different values when named.
+  gs::testing::run_output both =
+      run_gpustack("probe tensor.vector_add tensor.reduce --device cpu --set tensor.vector_add.n=1000 --set tensor.reduce.n=77 --json --no-matrix");
+  EXPECT_EQ(both.rc, 0) << both.err;
+  EXPECT_NE(both.out.find("\"elements_checked\": 1000"), std::string::npos);
+}
+
 TEST(UsageErrors, PythonAndVenvTogetherIsExit2) {
   gs::testing::run_output o = run_gpustack("check --python /usr/bin/python3 --venv /tmp");
   EXPECT_EQ(o.rc, 2) << o.err;
