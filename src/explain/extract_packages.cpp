@@ -259,6 +259,16 @@ bool you_have(paste_scan& s, size_t i, const std::string& line) {
   return true;
 }
 
+/// pip's resolver and installer name what was asked for, not what is installed: "Could not find a
+/// version that satisfies the requirement torch==2.1.0+cu118", "No matching distribution found for
+/// ...", "Collecting torch==2.1.0", "vllm 0.6.3 depends on torch==2.4.0", "Cannot install ...".
+bool names_only_a_requirement(const std::string& line) {
+  for (std::string_view cue : {"satisfies the requirement", "no matching distribution found for", "depends on ",
+                               "cannot install ", "conflicting dependencies"})
+    if (scan::icontains(line, cue)) return true;
+  return scan::icontains(line.substr(0, std::min<size_t>(line.size(), 16)), "collecting ");
+}
+
 }  // namespace
 
 void scan_packages(paste_scan& s) {
@@ -298,6 +308,7 @@ void scan_packages(paste_scan& s) {
     if (pip_output(s, i, t)) continue;
     // "ROCM used to build PyTorch: 6.2.41133" names torch but gives HIP's version.
     if (lower_copy(l).find("used to build") != std::string::npos) continue;
+    if (names_only_a_requirement(l)) continue;
     mentions(s, i, l);
   }
   if (freeze_lines > 0) s.kind("pip freeze");

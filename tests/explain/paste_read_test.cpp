@@ -335,6 +335,17 @@ TEST(PasteRead, RocmSmiGfxVersionThatIsNoGfxName) {
   EXPECT_EQ(facts_of(r)["gpu.arch"], "gfx1201");
 }
 
+TEST(PasteRead, WhatPipWasAskedForIsNotInstalled) {
+  auto f = facts_of(read_paste(
+      "ERROR: Could not find a version that satisfies the requirement torch==2.1.0+cu118 (from versions: 2.2.0, 2.3.0)\n"
+      "ERROR: No matching distribution found for torch==2.1.0+cu118\n"
+      "Collecting xformers==0.0.23\n"
+      "    vllm 0.6.3 depends on torch==2.4.0\n"));
+  EXPECT_EQ(f.count("pkg.torch"), 0u) << f["pkg.torch"];
+  EXPECT_EQ(f.count("pkg.xformers"), 0u);
+  EXPECT_EQ(f.count("pkg.vllm"), 0u);
+}
+
 TEST(PasteRead, GpustackReportIsReadBack) {
   paste_reading r = read_paste(
       "<details><summary>report</summary>\n\n```json\n"
