@@ -1,7 +1,8 @@
 // `gpustack estimate --model NAME [--seq N] [--batch N] [--grad-accum N] [--prequant] [--eval]
-//  [--layers N] [--width-scale S] [--vram GB] [--ram GB] [--json|--markdown]`: the QLoRA memory
+//  [--layers N] [--width-scale S] [--vram GIB] [--ram GIB] [--json|--markdown]`: the QLoRA memory
 // model (src/estimate/) for a registry model on this machine or an asked-about card.
-// Exit 0 fits, 1 marginal or does not fit, 2 bad arguments (unknown model, bad shrink).
+// Exit 0 fits or unknown (no GPU to judge against), 1 marginal or does not fit, 2 bad arguments (unknown model, bad shrink).
+#include <algorithm>
 #include <sys/statvfs.h>
 
 #include <cstdio>
@@ -29,7 +30,7 @@ struct estimate_args {
   bool json = false, markdown = false;
 };
 
-std::string gb(uint64_t b) { return fmt::format("{:.2f} GB", double(b) / 1e9); }
+std::string gb(uint64_t b) { return fmt::format("{:.2f} GiB", double(b) / double(1ull << 30)); }
 
 // Where the HF cache would put the download: HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub,
 // walked up to the nearest directory that exists.
@@ -58,8 +59,8 @@ machine_budget detect_budget(const estimate_args& a) {
     detect_nvidia(sys, f);
   }
   if (a.vram_gb > 0) {
-    mb.vram_bytes = uint64_t(a.vram_gb * 1e9);
-    mb.gpu_name = fmt::format("--vram {} GB", a.vram_gb);
+    mb.vram_bytes = uint64_t(a.vram_gb * double(1ull << 30));
+    mb.gpu_name = fmt::format("--vram {} GiB", a.vram_gb);
   } else {
     for (const gpu_info& g : f.gpus)
       if (g.vram_bytes > mb.vram_bytes) {
@@ -67,9 +68,9 @@ machine_budget detect_budget(const estimate_args& a) {
         mb.gpu_name = g.name.empty() ? g.arch : g.name;
       }
   }
-  mb.ram_bytes = a.ram_gb > 0 ? uint64_t(a.ram_gb * 1e9) : f.host.ram_total_bytes;
+  mb.ram_bytes = a.ram_gb > 0 ? uint64_t(a.ram_gb * double(1ull << 30)) : f.host.ram_total_bytes;
   if (a.disk_gb > 0) {
-    mb.disk_free_bytes = uint64_t(a.disk_gb * 1e9);
+    mb.disk_free_bytes = uint64_t(a.disk_gb * double(1ull << 30));
     mb.disk_path = "--disk";
   } else {
     mb.disk_path = hf_cache_dir();
@@ -94,9 +95,15 @@ std::string shape_line(const model_spec& m, const run_shape& r) {
 std::string render_text(const model_spec& m, const memory_estimate& e, const fit_report& f, const machine_budget& mb,
                         bool md) {
   std::string o;
+  // One label column for every table, as wide as its longest label (Gemma's soft-capped logits
+  // row is 66 characters).
+  size_t w = 0;
+  for (const auto* terms : {&e.gpu_static, &e.gpu_transient, &e.cpu_terms, &e.disk_terms})
+    for (const mem_term& t : *terms) w = std::max(w, t.label.size());
+  w = std::max<size_t>(w, 58);
   auto row = [&](const mem_term& t) {
     if (md) o += fmt::format("| {} | {} | {} |\n", t.label, gb(t.bytes), t.math);
-    else o += fmt::format("  {:<58} {:>10}  {}\n", t.label, gb(t.bytes), t.math);
+    else o += fmt::format("  {:<{}} {:>10}  {}\n", t.label, w, gb(t.bytes), t.math);
   };
   auto head = [&](const std::string& h) {
     if (md) o += "\n**" + h + "**\n\n| component | bytes | napkin math |\n|---|---:|---|\n";
@@ -104,7 +111,7 @@ std::string render_text(const model_spec& m, const memory_estimate& e, const fit
   };
   auto total = [&](const std::string& l, uint64_t b) {
     if (md) o += fmt::format("| **{}** | **{}** | |\n", l, gb(b));
-    else o += fmt::format("  {:<58} {:>10}\n", l, gb(b));
+    else o += fmt::format("  {:<{}} {:>10}\n", l, w, gb(b));
   };
   o += md ? "### gpustack estimate\n\n" + shape_line(m, e.shape) + "\n"
           : "gpustack estimate: " + shape_line(m, e.shape) + "\n\n";
@@ -130,7 +137,7 @@ std::string render_text(const model_spec& m, const memory_estimate& e, const fit
           : "\nverdict: " + std::string(fit_name(f.overall));
   o += fmt::format(" on {}, {} RAM\n", mb.gpu_name.empty() ? "no GPU" : mb.gpu_name, gb(mb.ram_bytes));
   for (const fit_part& p : f.parts) {
-    o += fmt::format("{}{:<5} {:<12} {}\n", md ? "- " : "  ", p.what, fit_name(p.verdict), p.reason);
+    o += fmt::format("{}{:<5} {:<13} {}\n", md ? "- " : "  ", p.what, fit_name(p.verdict), p.reason);
     for (const std::string& x : p.fixes) o += fmt::format("{}        try: {}\n", md ? "  " : "  ", x);
   }
   return o;
@@ -172,7 +179,7 @@ int run_estimate(const estimate_args& a) {
   } else {
     std::fputs(render_text(*m, e, f, mb, a.markdown).c_str(), stdout);
   }
-  return f.overall == fit::fits ? exit_ok : 1;
+  return f.overall == fit::fits || f.overall == fit::unknown ? exit_ok : 1;  // unknown: nothing failed
 }
 
 }  // namespace
@@ -198,10 +205,10 @@ command_spec estimate_command() {
                 ->check(CLI::Range(1, 1 << 16));
             sub.add_option("--width-scale", a->width_scale, "shrink hidden/intermediate sizes and head counts by S in (0, 1]")
                 ->check(CLI::Range(0.001, 1.0));
-            sub.add_option("--vram", a->vram_gb, "ask about a card with GB of memory instead of this machine's GPU")
+            sub.add_option("--vram", a->vram_gb, "ask about a card with GIB GiB of memory (as `check` shows it) instead of this machine's GPU")
                 ->check(CLI::Range(0.1, 100000.0));
-            sub.add_option("--ram", a->ram_gb, "ask about GB of host RAM instead of this machine's")->check(CLI::Range(0.1, 1e7));
-            sub.add_option("--disk", a->disk_gb, "ask about GB of free disk instead of the HF cache's filesystem")
+            sub.add_option("--ram", a->ram_gb, "ask about GIB GiB of host RAM instead of this machine's")->check(CLI::Range(0.1, 1e7));
+            sub.add_option("--disk", a->disk_gb, "ask about GIB GiB of free disk instead of the HF cache's filesystem")
                 ->check(CLI::Range(0.1, 1e9));
             sub.add_flag("--json", a->json, "print the estimate, fit verdict and HF config as JSON");
             sub.add_flag("--markdown", a->markdown, "print Markdown tables");

@@ -1,8 +1,10 @@
 // judge_fit(): the verdict rules (docs/estimate.md "verdict").
 //   GPU  usable = VRAM - CUDA context. fits: peak <= 95 % of usable (the caching allocator's
-//        fragmentation needs the rest); marginal: within usable, or only at a shorter --seq;
-//        does not fit: not even at --seq 128, or only with eval off.
+//        fragmentation needs the rest); marginal: within usable; does not fit: above usable
+//        (with the longest --seq that would fit, or eval off, as the fix); unknown: no GPU
+//        found and no --vram.
 //   RAM  the load peak against total RAM: fits <= 90 %, marginal <= 100 %.
+// Sizes are GiB (2^30 bytes) everywhere, as `check` shows VRAM and RAM, and --vram/--ram/--disk take GiB.
 //   disk the estimate against free space where the HF cache lives: same thresholds.
 #include "estimate/fit_verdict.h"
 
@@ -11,15 +13,15 @@
 namespace gs {
 namespace {
 
-std::string gb(double b) { return fmt::format("{:.1f} GB", b / 1e9); }
+std::string gb(double b) { return fmt::format("{:.1f} GiB", b / double(1ull << 30)); }
 
 fit worst(fit a, fit b) { return int(a) > int(b) ? a : b; }
 
 fit_part judge_gpu(const model_spec& m, const run_shape& r, const memory_estimate& e, const machine_budget& mb, int& max_seq) {
   fit_part p{"gpu", fit::fits, "", {}};
   if (mb.vram_bytes == 0) {
-    p.verdict = fit::marginal;
-    p.reason = "no GPU found: pass --vram GB to ask about a card";
+    p.verdict = fit::unknown;
+    p.reason = "no GPU found: pass --vram GIB to ask about a card";
     return p;
   }
   const double usable = double(mb.vram_bytes) - double(e.cuda_context);
@@ -62,8 +64,8 @@ fit_part judge_gpu(const model_spec& m, const run_shape& r, const memory_estimat
     return p;
   }
   if (max_seq > 0) {
-    p.verdict = fit::marginal;
-    p.reason = fmt::format("peak {} at --seq {} exceeds {}; shorter sequences only (up to {})", gb(peak), r.seq, card, max_seq);
+    p.verdict = fit::does_not_fit;
+    p.reason = fmt::format("peak {} at --seq {} exceeds {}; it fits up to --seq {}", gb(peak), r.seq, card, max_seq);
     p.fixes.push_back(fmt::format("--seq {}", max_seq));
     if (r.eval) p.fixes.push_back("turn eval off");
     return p;
@@ -78,7 +80,7 @@ fit_part judge_gpu(const model_spec& m, const run_shape& r, const memory_estimat
 
 fit_part judge_host(const char* what, double need, double have, const std::string& have_what, fit_part p) {
   if (have <= 0) {
-    p.verdict = fit::marginal;
+    p.verdict = fit::unknown;
     p.reason = std::string(what) + " size unknown";
     return p;
   }
@@ -92,6 +94,7 @@ fit_part judge_host(const char* what, double need, double have, const std::strin
 std::string_view fit_name(fit f) {
   switch (f) {
     case fit::fits: return "fits";
+    case fit::unknown: return "unknown";
     case fit::marginal: return "marginal";
     case fit::does_not_fit: return "does not fit";
   }
@@ -118,7 +121,7 @@ fit_report judge_fit(const model_spec& m, const run_shape& r, const memory_estim
                              {"disk", fit::fits, "", {}});
   if (disk.verdict != fit::fits) {
     if (!r.prequant) disk.fixes.push_back(fmt::format("--prequant (needs {})", gb(double(other.disk_bytes))));
-    disk.fixes.push_back("HF_XET_CHUNK_CACHE_SIZE_BYTES=0 (skips the 10 GB xet chunk cache)");
+    disk.fixes.push_back("HF_XET_CHUNK_CACHE_SIZE_BYTES=0 (skips the xet chunk cache, 10 GB by default)");
   }
   rep.parts.push_back(disk);
   for (const fit_part& p : rep.parts) rep.overall = worst(rep.overall, p.verdict);

@@ -12,14 +12,16 @@
 
 namespace gs {
 
-enum class fit { fits, marginal, does_not_fit };
-std::string_view fit_name(fit f);  ///< "fits" | "marginal" | "does not fit"
+/// Ordered by how bad: `unknown` (nothing to judge against: no GPU found and no --vram) is worse
+/// than fits and better than marginal, so a run with one unknown part never reads "fits".
+enum class fit { fits, unknown, marginal, does_not_fit };
+std::string_view fit_name(fit f);  ///< "fits" | "unknown" | "marginal" | "does not fit"
 
 struct machine_budget {
   uint64_t vram_bytes = 0;       ///< 0 = unknown (no GPU found and no --vram)
   uint64_t ram_bytes = 0;        ///< host RAM total
   uint64_t disk_free_bytes = 0;  ///< free space where the HF cache lives, 0 = unknown
-  std::string gpu_name;          ///< "NVIDIA H200", "--vram 24 GB"
+  std::string gpu_name;          ///< "NVIDIA H200", "--vram 24 GiB"
   std::string disk_path;
 };
 

@@ -11,7 +11,7 @@ namespace {
 
 std::string g(double v) { return fmt::format("{:.4g}", v); }
 // Two decimals: the breakdown lines add up to the total, which one decimal would hide.
-std::string gb_2dp(double bytes) { return fmt::format("{:.2f} GB", bytes / 1e9); }
+std::string gb_2dp(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
 
 bool targeted(const model_spec& m, std::string_view name) {
   return std::find(m.lora_targets.begin(), m.lora_targets.end(), name) != m.lora_targets.end();
@@ -83,7 +83,7 @@ memory_estimate estimate_training(const model_spec& m, const run_shape& r) {
   if (p.lm_head)
     add(e.gpu_static, st, "bf16_lm_head", "lm_head (bf16, not quantized)", double(p.lm_head) * 2,
         fmt::format("{} x {} x 2 B", m.vocab_size, m.hidden_size));
-  add(e.gpu_static, st, "bf16_small", "norms, conv1d, A_log, dt_bias (bf16)", double(p.norms + p.linear_attn_small) * 2,
+  add(e.gpu_static, st, "bf16_small", p.linear_attn_small ? "norms, conv1d, A_log, dt_bias (bf16)" : "norms (bf16)", double(p.norms + p.linear_attn_small) * 2,
       fmt::format("{} M x 2 B", g(double(p.norms + p.linear_attn_small) / 1e6)));
   add(e.gpu_static, st, "lora_weights", "LoRA A/B (fp32)", lora * 4,
       fmt::format("{} M params (r={}) x 4 B", g(lora / 1e6), r.lora_rank));

@@ -152,7 +152,7 @@ TEST(MemoryModelReference, Gemma4EvalSpikeIsTheFp32Logits) {
   EXPECT_EQ(f.parts[0].fixes[0], "turn eval off");
 }
 
-TEST(MemoryModelReference, Gemma4Verdicts32Fits24Marginal20Not) {
+TEST(MemoryModelReference, Gemma4Verdicts32Fits24OnlyShorter20Not) {
   run_shape r = reference_shape(true);
   memory_estimate e = estimate_training(gemma4(), r);
   auto gpu_verdict = [&](double gb, int* max_seq = nullptr) {
@@ -163,10 +163,29 @@ TEST(MemoryModelReference, Gemma4Verdicts32Fits24Marginal20Not) {
   };
   EXPECT_EQ(gpu_verdict(32), fit::fits);
   int max_seq = 0;
-  EXPECT_EQ(gpu_verdict(24, &max_seq), fit::marginal);
+  // Above the card at --seq 1280 does not fit, however short a --seq would (the fix names it).
+  EXPECT_EQ(gpu_verdict(24, &max_seq), fit::does_not_fit);
   EXPECT_GT(max_seq, 0);
   EXPECT_LT(max_seq, 1280);
   EXPECT_EQ(gpu_verdict(20), fit::does_not_fit);
+}
+
+TEST(FitVerdict, NoGpuIsUnknownAndSizesAreGiB) {
+  run_shape r = reference_shape(true);
+  memory_estimate e = estimate_training(gemma4(), r);
+  fit_report none = judge_fit(gemma4(), r, e, machine_budget{0, 128ull << 30, 1ull << 40, "", "/"});
+  EXPECT_EQ(none.parts[0].verdict, fit::unknown) << none.parts[0].reason;
+  EXPECT_EQ(none.overall, fit::unknown) << "RAM and disk fit; the GPU is not known, not marginal";
+  EXPECT_EQ(fit_name(fit::unknown), "unknown");
+  fit_report big = judge_fit(gemma4(), r, e, machine_budget{80ull << 30, 128ull << 30, 1ull << 40, "--vram 80 GiB", "/"});
+  EXPECT_NE(big.parts[0].reason.find("of 80.0 GiB"), std::string::npos) << big.parts[0].reason;
+  // An absurd sequence on a big card: does not fit, with the longest --seq that would.
+  run_shape huge = r;
+  huge.seq = 999999;
+  fit_report h = judge_fit(gemma4(), huge, estimate_training(gemma4(), huge), machine_budget{80ull << 30, 128ull << 30, 1ull << 40, "x", "/"});
+  EXPECT_EQ(h.parts[0].verdict, fit::does_not_fit) << h.parts[0].reason;
+  ASSERT_FALSE(h.parts[0].fixes.empty());
+  EXPECT_EQ(h.parts[0].fixes[0].rfind("--seq ", 0), 0u) << h.parts[0].fixes[0];
 }
 
 TEST(MemoryModelReference, NaiveLoadNeedsPrequantOn64GbHost) {

@@ -1,0 +1,30 @@
+// Output a user can copy: tables whose columns line up, units named, whole lines.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "support/run_binary.h"
+
+namespace gs {
+namespace {
+
+using gs::testing::run_gpustack;
+
+TEST(OutputShape, EstimateColumnsLineUpAndSayGiB) {
+  gs::testing::run_output o = run_gpustack("estimate --model gemma4-31b --vram 24 --ram 128 --disk 500");
+  ASSERT_NE(o.out.find("logits: bf16 + soft-cap tanh"), std::string::npos) << o.out;
+  std::set<size_t> ends;  // where the size column ends on every row that has one
+  std::istringstream in(o.out);
+  for (std::string line; std::getline(in, line) && line.rfind("verdict:", 0) != 0;) {
+    size_t p = line.find(" GiB");
+    if (line.rfind("  ", 0) == 0 && p != std::string::npos && p < 90 && line.find(" GB") == std::string::npos) ends.insert(p);
+  }
+  EXPECT_EQ(ends.size(), 1u) << o.out;
+  EXPECT_EQ(o.out.find("conv1d"), std::string::npos) << "Gemma has no linear-attention layers";
+  EXPECT_NE(o.out.find("norms (bf16)"), std::string::npos);
+  EXPECT_NE(o.out.find("exceeds 24.0 GiB"), std::string::npos) << o.out;
+}
+
+}  // namespace
+}  // namespace gs
