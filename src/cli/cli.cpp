@@ -1,6 +1,7 @@
 // Command table and the shared output plumbing.
 #include "cli/cli.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -63,6 +64,19 @@ bool use_color(const output_options& o) {
   const char* nc = std::getenv("NO_COLOR");
   if (nc && *nc) return false;
   return ::isatty(STDOUT_FILENO) == 1;
+}
+
+size_t output_width(const output_options& o) {
+  if (!o.out_file.empty() && o.out_file != "-") return 0;
+  if (::isatty(STDOUT_FILENO) != 1) return 0;
+  if (const char* c = std::getenv("COLUMNS"); c && *c) {
+    char* end = nullptr;
+    long n = std::strtol(c, &end, 10);
+    if (*end == '\0' && n >= 20 && n <= 10000) return size_t(n);
+  }
+  struct winsize ws {};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  return 80;
 }
 
 bool emit_report(const output_options& o, const std::string& json_text,

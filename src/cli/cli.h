@@ -34,6 +34,9 @@ bool emit_report(const struct output_options& o, const std::string& json_text,
                  const std::string& markdown_text, const std::string& human_text);
 /// Colour on a terminal unless NO_COLOR is set or --no-color.
 bool use_color(const output_options& o);
+/// Columns to wrap the terminal view at: $COLUMNS, else the terminal's own width, else 80; 0
+/// (whole lines) when the output is a pipe or a file, so nothing a user copies is cut.
+size_t output_width(const output_options& o);
 
 command_spec check_command();
 command_spec snapshot_command();

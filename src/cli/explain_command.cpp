@@ -25,15 +25,6 @@ struct explain_args {
   output_options out;
 };
 
-/// The terminal's width for wrapping prose, 0 (no wrapping) when the output is not a terminal.
-size_t output_width(const output_options& o) {
-  if (!o.out_file.empty() || ::isatty(STDOUT_FILENO) != 1) return 0;
-  if (const char* c = std::getenv("COLUMNS"); c && std::atoi(c) > 20) return static_cast<size_t>(std::atoi(c));
-  winsize ws{};
-  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) return ws.ws_col;
-  return 100;
-}
-
 bool read_input(const std::string& path, std::string& out) {
   if (path == "-") {
     if (::isatty(STDIN_FILENO) == 1)

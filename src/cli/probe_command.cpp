@@ -154,7 +154,7 @@ int run_probe_command(const probe_args& a) {
   nlohmann::json report = build_report(in, ro);
   std::string json_text = report.dump(2) + "\n";
   bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
+                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out), output_width(a.out)));
   if (!ok) return exit_usage;
   if (!s.interrupted) record_report_in_matrix(report, a.matrix);
   if (s.interrupted) return 130;  // the shell's convention for "ended by SIGINT"

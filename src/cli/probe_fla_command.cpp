@@ -247,7 +247,7 @@ int run_fla(const fla_args& a) {
   ro.command = "probe fla";
   nlohmann::json report = build_report(in, ro);
   bool ok = emit_report(a.out, report.dump(2) + "\n", a.out.markdown ? render_markdown(report) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out)));
+                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out), output_width(a.out)));
   if (!ok) return exit_usage;
   if (!interrupted) record_report_in_matrix(report, a.matrix);  // every step is one cell
   if (interrupted) return 130;

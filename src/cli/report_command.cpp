@@ -27,7 +27,7 @@ int run_show(const report_args& a) {
     return exit_usage;
   }
   bool ok = emit_report(a.out, r.dump(2) + "\n", a.out.markdown ? render_markdown(r) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(r, use_color(a.out)));
+                        (a.out.json || a.out.markdown) ? "" : render_human(r, use_color(a.out), output_width(a.out)));
   return ok ? exit_ok : exit_usage;
 }
 

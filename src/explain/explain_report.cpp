@@ -1,6 +1,8 @@
 // explain_report and its renderings.
 #include "explain/explain_report.h"
 
+#include "report/text_wrap.h"
+
 #include <algorithm>
 
 #include "report/redact.h"
@@ -48,24 +50,6 @@ bool version_fact(const std::string& key) {
 }
 
 std::string str(const json& j, const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; }
-
-/// Greedy word wrap of prose to `width` columns with `indent` on continuation lines.
-std::string wrap(const std::string& text, size_t width, size_t indent) {
-  if (width == 0 || text.size() + indent <= width) return text;
-  std::string out, line;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t sp = text.find(' ', pos);
-    std::string word = text.substr(pos, sp == std::string::npos ? std::string::npos : sp - pos);
-    pos = sp == std::string::npos ? text.size() : sp + 1;
-    if (!line.empty() && indent + line.size() + 1 + word.size() > width) {
-      out += line + "\n" + std::string(indent, ' ');
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-  }
-  return out + line;
-}
 
 const char* level_tag(const std::string& sev, bool color) {
   if (sev == "fail") return color ? "\033[1;31mFAIL\033[0m" : "FAIL";
@@ -127,18 +111,18 @@ std::string render_explain_human(const json& rep, bool color, size_t width) {
     if (f.value("line", 0) > 0) item += " (line " + std::to_string(f.value("line", 0)) + ")";
     facts += (facts.empty() ? "" : "; ") + item;
   }
-  out += wrap("From the paste: " + (facts.empty() ? std::string("no GPU, version or setting recognised") : facts), width, 2) + "\n\n";
+  out += word_wrap("From the paste: " + (facts.empty() ? std::string("no GPU, version or setting recognised") : facts), width, 2) + "\n\n";
 
   const json& findings = rep.value("findings", json::array());
   if (findings.empty()) {
     out += "No known problem matched what was pasted.\n";
     std::string unmatched = str(ex, "unmatched_error");
-    if (!unmatched.empty()) out += wrap("Not recognised: " + unmatched, width, 2) + "\n";
+    if (!unmatched.empty()) out += word_wrap("Not recognised: " + unmatched, width, 2) + "\n";
   }
   for (const json& f : findings) {
     out += std::string(level_tag(str(f, "severity"), color)) + "  " + str(f, "id") + "  " +
-           wrap(str(f, "title"), width == 0 ? 0 : width, 6) + "\n";
-    out += "      " + wrap("seen: " + str(f, "evidence"), width, 12) + "\n";
+           word_wrap(str(f, "title"), width == 0 ? 0 : width, 6) + "\n";
+    out += "      " + word_wrap("seen: " + str(f, "evidence"), width, 12) + "\n";
     std::string fix = str(f, "remediation");
     if (!fix.empty()) out += "      fix:  " + fix + "\n";  // a command is never wrapped
     const json& refs = f.value("refs", json::array());
@@ -151,7 +135,7 @@ std::string render_explain_human(const json& rep, bool color, size_t width) {
   const json& und = ex.value("undecided", json::array());
   if (!und.empty()) {
     out += "\nNot decided from the paste:\n";
-    for (const json& u : und) out += "  - " + wrap(u.get<std::string>(), width, 4) + "\n";
+    for (const json& u : und) out += "  - " + word_wrap(u.get<std::string>(), width, 4) + "\n";
   }
   std::string next = str(ex, "next_step");
   if (!next.empty()) out += "\nNext: " + next + "\n";

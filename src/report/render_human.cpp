@@ -10,13 +10,13 @@
 #include "matrix/stack_position.h"
 #include "report/json_path.h"
 #include "report/report.h"
+#include "report/text_wrap.h"
 
 namespace gs {
 namespace {
 
 using nlohmann::json;
 
-constexpr size_t kWidth = 100;        // columns a line may take before it is cut with "..."
 constexpr size_t kMaxFindings = 12;   // beyond this the rest is one "... N more" line
 constexpr size_t kMaxProbes = 12;     // beyond this passing probes collapse to a count
 
@@ -25,6 +25,7 @@ double num(const json& j, const char* k) {
   return (j.is_object() && it != j.end() && it->is_number()) ? it->get<double>() : 0.0;
 }
 
+/// For table cells only (a GPU name in its column); free text wraps instead (wrapped()).
 std::string cut(std::string s, size_t width) {
   if (s.size() <= width) return s;
   size_t n = width > 3 ? width - 3 : 0;
@@ -34,12 +35,28 @@ std::string cut(std::string s, size_t width) {
 
 struct painter {
   bool on;
+  size_t width = 0;  ///< terminal columns to wrap at; 0 = whole lines (not a terminal)
   std::string operator()(const std::string& s, const char* code) const {
     return on ? std::string("\x1b[") + code + "m" + s + "\x1b[0m" : s;
   }
   std::string bold(const std::string& s) const { return (*this)(s, "1"); }
   std::string dim(const std::string& s) const { return (*this)(s, "2"); }
 };
+
+/// `lead` (already painted; `lead_cols` columns on screen) then `text`, word-wrapped to the
+/// terminal with the continuation lines under the text's first column. Nothing is ever cut.
+std::string wrapped(const std::string& lead, size_t lead_cols, const std::string& text, const painter& p) {
+  return lead + word_wrap(text, p.width, lead_cols) + "\n";
+}
+
+/// A fix: the command is pasted, so it is one line whatever the width (the terminal folds it;
+/// a copy takes it whole); a "  # why" comment after it wraps on its own lines below.
+std::string fix_lines(const std::string& lead, const std::string& remediation, const painter& p) {
+  size_t hash = remediation.find("  # ");
+  if (p.width == 0 || hash == std::string::npos || lead.size() + remediation.size() <= p.width) return lead + remediation + "\n";
+  std::string command = remediation.substr(0, hash), comment = remediation.substr(hash + 2);
+  return lead + command + "\n" + wrapped(std::string(lead.size(), ' '), lead.size(), comment, p);
+}
 
 const char* severity_color(const std::string& s) {
   return s == "fail" ? "1;31" : s == "warn" ? "33" : "36";
@@ -72,7 +89,7 @@ void header(const json& r, std::string& out, const painter& p) {
     parts.push_back("container " + (json_text_at(h, {"container", "kind"}).empty() ? std::string("?") : json_text_at(h, {"container", "kind"})));
   std::string line;
   for (size_t i = 0; i < parts.size(); ++i) line += (i ? " | " : "") + parts[i];
-  out += p.bold(cut(line, kWidth)) + "\n";
+  out += p.bold(word_wrap(line, p.width, 0)) + "\n";
 }
 
 void gpu_table(const json& r, std::string& out, const painter& p) {
@@ -152,7 +169,7 @@ void stack_rows(const json& r, std::string& out, const painter& p) {
   for (const char* n : kPackages) {
     if (version_of(n).empty()) continue;
     std::string item = std::string(n) + " " + version_of(n);
-    if (!line.empty() && line.size() + 2 + item.size() > kWidth - 16) flush();
+    if (!line.empty() && p.width && line.size() + 2 + item.size() > (p.width > 40 ? p.width - 16 : 24)) flush();
     line += (line.empty() ? "" : ", ") + item;
   }
   flush();
@@ -170,7 +187,7 @@ void stack_rows(const json& r, std::string& out, const painter& p) {
   }
   if (!acc.empty()) rows.push_back({"access", acc});
   out += p.bold("Stack") + "\n";
-  for (auto& [k, v] : rows) out += cut(fmt::format("  {:<13} {}", k, v), kWidth) + "\n";
+  for (auto& [k, v] : rows) out += wrapped(fmt::format("  {:<13} ", k), 16, v, p);
 }
 
 int severity_rank(const std::string& s) { return s == "fail" ? 0 : s == "warn" ? 1 : 2; }
@@ -191,9 +208,9 @@ void findings_block(const json& r, std::string& out, const painter& p) {
     std::string sev = json_text_at(f, {"severity"});
     std::string tag = "[" + (sev == "fail" ? std::string("FAIL") : sev == "warn" ? "WARN" : "INFO") + "]";
     std::string head = " " + json_text_at(f, {"id"}) + "  " + json_text_at(f, {"title"});
-    out += "  " + p(tag, severity_color(sev)) + cut(head, kWidth - 8) + "\n";
-    if (!json_text_at(f, {"evidence"}).empty()) out += p.dim(cut("         seen: " + json_text_at(f, {"evidence"}), kWidth)) + "\n";
-    if (!json_text_at(f, {"remediation"}).empty()) out += cut("         fix:  " + json_text_at(f, {"remediation"}), kWidth) + "\n";
+    out += wrapped("  " + p(tag, severity_color(sev)) + " ", 9, head.substr(1), p);
+    if (!json_text_at(f, {"evidence"}).empty()) out += p.dim(wrapped("         seen: ", 15, json_text_at(f, {"evidence"}), p));
+    if (!json_text_at(f, {"remediation"}).empty()) out += fix_lines("         fix:  ", json_text_at(f, {"remediation"}), p);
   }
   if (fs.size() > kMaxFindings)
     out += fmt::format("  ... {} more (gpustack check --markdown lists them all)\n", fs.size() - kMaxFindings);
@@ -207,24 +224,27 @@ void probes_block(const json& r, std::string& out, const painter& p) {
   size_t hidden = 0;
   for (const json& pr : ps) {
     std::string st = json_text_at(pr, {"status"});
-    if (collapse && st == "pass") {
+    std::string pid = json_text_at(pr, {"id"});
+    const bool verdict = pid.size() > 8 && pid.compare(pid.size() - 8, 8, ".verdict") == 0;  // the answer: always shown
+    if (collapse && st == "pass" && !verdict) {
       ++hidden;
       continue;
     }
     std::string time = fmt::format("{:.1f} ms", num(pr, "duration_ms"));
-    std::string line = fmt::format("  {:<24} {} {:>10}  {}", cut(json_text_at(pr, {"id"}), 24), p(fmt::format("{:<5}", st), status_color(st)),
-                                   time, json_text_at(pr, {"detail"}));
+    std::string id = json_text_at(pr, {"id"});
+    std::string lead = fmt::format("  {:<24} {} {:>10}  ", id, p(fmt::format("{:<5}", st), status_color(st)), time);
+    std::string detail = json_text_at(pr, {"detail"});
     if (st == "hang" || st == "crash" || st == "fail")
-      if (!json_text_at(pr, {"phase"}).empty()) line += "  [phase " + json_text_at(pr, {"phase"}) + "]";
-    out += cut(line, kWidth + (p.on ? 12 : 0)) + "\n";
+      if (!json_text_at(pr, {"phase"}).empty()) detail += "  [phase " + json_text_at(pr, {"phase"}) + "]";
+    out += wrapped(lead, 2 + std::max<size_t>(id.size(), 24) + 1 + 5 + 1 + 10 + 2, detail, p);
   }
   if (hidden) out += fmt::format("  ... and {} more passed\n", hidden);
 }
 
 }  // namespace
 
-std::string render_human(const nlohmann::json& report, bool color) {
-  painter p{color};
+std::string render_human(const nlohmann::json& report, bool color, size_t width) {
+  painter p{color, width};
   std::string out;
   const json& r = report.is_object() ? report : json::object();
   header(r, out, p);
@@ -241,8 +261,8 @@ std::string render_human(const nlohmann::json& report, bool color) {
   if (!st.empty() && text.rfind(st + ": ", 0) == 0) text = text.substr(st.size() + 2);
   std::string upper = st;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  out += p.bold("Summary ") + p(upper.empty() ? "?" : upper, st == "pass" ? "1;32" : status_color(st)) + "  " +
-         cut(text, kWidth - 10 - upper.size()) + "\n";
+  if (upper.empty()) upper = "?";
+  out += wrapped(p.bold("Summary ") + p(upper, st == "pass" ? "1;32" : status_color(st)) + "  ", 10 + upper.size(), text, p);
   return out;
 }
 

@@ -38,12 +38,49 @@ std::vector<std::string> lines_of(const std::string& s) {
 }
 
 TEST(RenderHuman, FitsOneScreenWithoutColour) {
-  std::string t = render_human(typical_report(), false);
+  std::string t = render_human(typical_report(), false, 100);
   EXPECT_EQ(t.find('\x1b'), std::string::npos);
   auto lines = lines_of(t);
   EXPECT_LE(lines.size(), 40u) << t;
   EXPECT_GE(lines.size(), 12u) << t;
-  for (const std::string& l : lines) EXPECT_LE(l.size(), 100u) << l;
+  for (const std::string& l : lines) {
+    if (l.find("fix:  ") == std::string::npos) {  // a fix's command is never folded
+      EXPECT_LE(l.size(), 100u) << l;
+    }
+  }
+}
+
+TEST(RenderHuman, WrapsAtTheTerminalWidthAndNeverCutsAFix) {
+  nlohmann::json r = typical_report();
+  const std::string fix = "gpustack fix triton-stages --max 1  # caps num_stages of every Triton launch in this Python "
+                          "environment through a .pth hook that gpustack writes and removes with --remove";
+  r["findings"][0]["remediation"] = fix;
+  r["findings"][0]["evidence"] = std::string(300, 'e').replace(100, 1, " ").replace(200, 1, " ");
+  for (size_t width : {80u, 120u, 200u}) {
+    std::string t = render_human(r, false, width);
+    EXPECT_EQ(t.find("..."), std::string::npos) << "nothing is cut at " << width << ":\n" << t;
+    EXPECT_NE(t.find("fix:  gpustack fix triton-stages --max 1"), std::string::npos) << width << ":\n" << t;
+    for (const std::string& l : lines_of(t)) {
+      if (l.find("fix:  ") == std::string::npos && l.find("eeeeeeeeee") == std::string::npos) {
+        EXPECT_LE(l.size(), width) << l;
+      }
+    }
+    // Every word of the comment is there, folded under the fix where it does not fit.
+    EXPECT_NE(t.find("--remove"), std::string::npos) << t;
+  }
+  // A pipe or a file: whole lines, the fix with its comment on one line.
+  std::string whole = render_human(r, false, 0);
+  EXPECT_NE(whole.find("fix:  " + fix + "\n"), std::string::npos) << whole;
+  EXPECT_NE(whole.find(std::string(r["findings"][0]["evidence"])), std::string::npos);
+}
+
+TEST(RenderHuman, AVerdictIsNeverCollapsedWithThePasses) {
+  report_input in;
+  for (int i = 0; i < 20; ++i) in.probes.push_back(gs::testing::sample_probe(("fla.native.stages" + std::to_string(i)).c_str(), status::pass));
+  in.probes.push_back(gs::testing::sample_probe("fla.verdict", status::pass, "native: every stage passed (1..20)"));
+  std::string t = render_human(build_report(in, report_options{}), false, 0);
+  EXPECT_NE(t.find("... and 20 more passed"), std::string::npos) << t;
+  EXPECT_NE(t.find("native: every stage passed (1..20)"), std::string::npos) << t;
 }
 
 TEST(RenderHuman, HasTheParts) {
