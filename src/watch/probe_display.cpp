@@ -58,11 +58,13 @@ std::string format_probe_list(const std::vector<const probe_spec*>& table) {
   }
   if (table.empty()) out += "(no probes)\n";
   if (any_selftest) out += "\nselftest.* probes are not in the default suite; they run only when named.\n";
-  out += "\nOptions (--set PROBE.KEY=VALUE, or KEY=VALUE for every selected probe with that key):\n";
+  std::string opts;
   for (const probe_option_spec& o : probe_option_table()) {
+    if (std::none_of(table.begin(), table.end(), [&](const probe_spec* p) { return std::string_view(p->id) == o.probe; })) continue;
     std::string range = o.integer ? fmt::format("{}..{}", o.lo, o.hi) : "text";
-    out += fmt::format("  {:<{}}  {:<14}  {}\n", std::string(o.probe) + "." + o.key, wid + 16, range, o.help);
+    opts += fmt::format("  {:<{}}  {:<14}  {}\n", std::string(o.probe) + "." + o.key, wid + 16, range, o.help);
   }
+  if (!opts.empty()) out += "\nOptions (--set PROBE.KEY=VALUE, or KEY=VALUE for every selected probe with that key):\n" + opts;
   return out;
 }
 

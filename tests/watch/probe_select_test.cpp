@@ -104,7 +104,10 @@ TEST(ProbeDisplay, List) {
   EXPECT_NE(t.find("gemm.bf16"), std::string::npos);
   EXPECT_NE(t.find("tensor.add"), std::string::npos);
   EXPECT_NE(t.find("run only when named"), std::string::npos);
-  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1 + 5 + 2);
+  // header + 5 probes + the selftest note, then the options of the probes listed (gemm.*: 3 each)
+  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1 + 5 + 2 + 2 + 6) << t;
+  EXPECT_NE(t.find("gemm.bf16.size"), std::string::npos);
+  EXPECT_NE(t.find("16..16384"), std::string::npos);
   EXPECT_NE(format_probe_list({}).find("(no probes)"), std::string::npos);
 }
 
