@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages gpustack builds and tests with. Idempotent: apt-get runs only
-# when something is missing. Run as root (CI and the README commands do).
+# Installs the Debian 12 packages gpustack needs. Idempotent: apt-get runs only when something is
+# missing. Run as root (CI and the README commands do).
+#   install-deps.sh          what building the gpustack binary needs (scripts/check.sh)
+#   install-deps.sh --test   that, plus what the test suite needs (scripts/test.sh)
 set -euo pipefail
 PKGS=(
-  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  build-essential cmake ninja-build pkg-config
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libelf-dev libzstd-dev zlib1g-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-jsonschema
-  libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs
-  chromium  # headless screenshot test of `gpustack matrix show --html` (tests/matrix/matrix_screenshot_test.cpp)
 )
+if [ "${1:-}" = "--test" ]; then
+  PKGS+=(
+    clang libclang-rt-14-dev   # the ASan+UBSan+libFuzzer build
+    libgtest-dev libgmock-dev libbenchmark-dev
+    python3 python3-jsonschema
+    libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs  # HIP compile tests, no GPU
+    chromium  # headless screenshot test of `gpustack matrix show --html` (tests/matrix/matrix_screenshot_test.cpp)
+  )
+fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

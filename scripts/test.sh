@@ -28,7 +28,7 @@ print_phases() {
 trap print_phases EXIT
 
 begin_phase "install dependencies"
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --test
 
 # Line tables only (-g1 / -gline-tables-only): backtraces keep their file:line, and the builds
 # take about 40 % less time than with full debug info (knowledge_base.cpp: 6.7 s -> 4.1 s).
