@@ -1,6 +1,7 @@
 // `gpustack check`: detect, evaluate the knowledge base, report. Reads files only: no Python
 // import, no GPU runtime, so it answers in well under a second even on a broken machine.
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/cli.h"
 #include "detect/detect.h"
@@ -8,6 +9,7 @@
 #include "matrix/matrix_record.h"
 #include "matrix/stack_position.h"
 #include "report/report.h"
+#include "report/snapshot.h"
 #include "rules/error_findings.h"
 
 namespace gs {
@@ -22,7 +24,24 @@ struct check_args {
 };
 
 int run_check(const check_args& a) {
-  sysroot sys = a.sysroot_dir.empty() ? sysroot::live() : sysroot::captured(a.sysroot_dir);
+  // --sysroot FILE.tar.gz: the archive `gpustack snapshot` wrote, unpacked for this run only.
+  std::string root = a.sysroot_dir, unpacked;
+  if (!root.empty() && std::filesystem::is_regular_file(root)) {
+    std::string error;
+    unpacked = root = unpack_snapshot(a.sysroot_dir, error);
+    if (root.empty()) {
+      std::fprintf(stderr, "gpustack: --sysroot %s\n", error.c_str());
+      return exit_usage;
+    }
+  }
+  struct remove_after {
+    std::string dir;
+    ~remove_after() {
+      std::error_code ec;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+    }
+  } cleanup{unpacked};
+  sysroot sys = root.empty() ? sysroot::live() : sysroot::captured(root);
   machine_facts facts = detect_machine(sys, a.detect);
   detect_device_code(sys, facts);  // GS-BIN: device code of the Python env's GPU libraries (headers only)
   knowledge_base kb;
@@ -66,8 +85,9 @@ command_spec check_command() {
             auto a = std::make_shared<check_args>();
             add_output_options(sub, a->out);
             sub.add_option("--sysroot", a->sysroot_dir,
-                           "read every system file under DIR instead of / (a captured machine state)")
-                ->check(CLI::ExistingDirectory);
+                           "read every system file under DIR instead of / (a captured machine state: the "
+                           "directory, or the FILE.tar.gz `gpustack snapshot` wrote)")
+                ->check(CLI::ExistingPath);
             add_python_options(sub, a->detect, "the Python interpreter to inspect",
                                "the virtual environment to inspect");
             sub.add_option("--rules", a->rule_files, "extra knowledge-base TOML file (repeat for more)")->allow_extra_args(false)

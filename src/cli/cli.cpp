@@ -4,11 +4,15 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "core/edit_distance.h"
+#include "core/file_io.h"
 #include "core/status.h"
 #include "detect/detect.h"
 #include "python/python_locate.h"
@@ -49,6 +53,7 @@ void add_python_options(CLI::App& sub, detect_options& d, const char* python_hel
     if (d.python.empty() && d.venv.empty()) return;
     std::string root;
     if (CLI::Option* s = sub.get_option_no_throw("--sysroot"); s && s->count() > 0) root = s->as<std::string>();
+    if (!root.empty() && !std::filesystem::is_directory(root)) return;  // an archive: read once unpacked
     sysroot sys = root.empty() ? sysroot::live() : sysroot::captured(root);
     std::vector<detection_issue> issues;
     if (locate_python(sys, d, issues).found) return;
@@ -57,6 +62,18 @@ void add_python_options(CLI::App& sub, detect_options& d, const char* python_hel
     if (why.rfind(flag + ": ", 0) == 0) why = why.substr(flag.size() + 2);
     throw CLI::ValidationError(flag, (d.python.empty() ? d.venv : d.python) + ": " + why);
   });
+}
+
+CLI::Validator phase_timeout_check() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        char* end = nullptr;
+        double s = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !(s >= 1 && s <= 86400))
+          return "--timeout takes the seconds one phase may run, from 1 to 86400 (a day); got '" + v + "'";
+        return {};
+      },
+      "SECONDS");
 }
 
 bool use_color(const output_options& o) {
@@ -87,17 +104,9 @@ bool emit_report(const output_options& o, const std::string& json_text,
     std::fflush(stdout);
     return true;
   }
-  std::string tmp = o.out_file + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f || !(f << text) || !f.flush()) {
-      std::fprintf(stderr, "gpustack: cannot write %s\n", o.out_file.c_str());
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), o.out_file.c_str()) != 0) {
-    std::fprintf(stderr, "gpustack: cannot write %s\n", o.out_file.c_str());
+  std::string error;
+  if (!write_file_atomically(o.out_file, text, error)) {
+    std::fprintf(stderr, "gpustack: %s\n", error.c_str());
     return false;
   }
   // A file written with -o still leaves the human summary line on the terminal.
@@ -115,6 +124,19 @@ int run_cli(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(c.name, c.summary);
     auto run = c.add(*sub);
     sub->callback([&action, run] { action = run; });
+  }
+  // "gpustack bogus" (even with --help after it) is a mistyped command, not a request for help.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const command_spec& c : table) names.push_back(c.name);
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      std::vector<std::string> near = closest_names(argv[1], names);
+      std::string hint;
+      for (size_t i = 0; i < near.size(); ++i) hint += (i ? ", " : " (did you mean ") + near[i];
+      std::fprintf(stderr, "gpustack: unknown command '%s'%s; `gpustack --help` lists them\n", argv[1],
+                   near.empty() ? "" : (hint + "?)").c_str());
+      return exit_usage;
+    }
   }
   try {
     app.parse(argc, argv);

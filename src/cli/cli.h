@@ -32,6 +32,10 @@ void add_python_options(CLI::App& sub, struct detect_options& d, const char* pyt
 /// Print (or write to -o) a rendered report; returns false (and says why) when the file cannot be written.
 bool emit_report(const struct output_options& o, const std::string& json_text,
                  const std::string& markdown_text, const std::string& human_text);
+/// --timeout on every command that runs watched phases: whole seconds of one phase, 1 to 86400
+/// (a day), said in those words (CLI11's PositiveNumber printed a 309-digit range for 0).
+CLI::Validator phase_timeout_check();
+
 /// Colour on a terminal unless NO_COLOR is set or --no-color.
 bool use_color(const output_options& o);
 /// Columns to wrap the terminal view at: $COLUMNS, else the terminal's own width, else 80; 0

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cli/cli.h"
+#include "core/file_io.h"
 #include "core/status.h"
 #include "matrix/matrix.h"
 #include "matrix/matrix_record.h"
@@ -28,17 +29,9 @@ bool write_out(const std::string& out_file, const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return true;
   }
-  std::string tmp = out_file + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f || !(f << text) || !f.flush()) {
-      std::fprintf(stderr, "gpustack: cannot write %s\n", out_file.c_str());
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), out_file.c_str()) != 0) {
-    std::fprintf(stderr, "gpustack: cannot write %s\n", out_file.c_str());
+  std::string error;
+  if (!write_file_atomically(out_file, text, error)) {
+    std::fprintf(stderr, "gpustack: %s\n", error.c_str());
     return false;
   }
   std::fprintf(stderr, "gpustack: written to %s\n", out_file.c_str());

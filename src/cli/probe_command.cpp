@@ -179,7 +179,7 @@ command_spec probe_command() {
             sub.add_option("--timeout", a->timeout_s,
                            "seconds any one phase may take (default per phase: compile 120, "
                            "load 30, launch 30, sync 30, verify 60)")
-                ->check(CLI::PositiveNumber);
+                ->check(phase_timeout_check());
             sub.add_option("--device", a->device,
                            "where kernels run: cpu, auto, a GPU ordinal N, cuda:N or hip:N")
                 ->check([](const std::string& v) -> std::string {

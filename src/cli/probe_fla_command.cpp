@@ -283,7 +283,7 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
       ->capture_default_str();
   sub->add_option("--timeout", a->timeout_s,
                   "seconds any one phase may take (default: import 120, compile 240, run 60, verify 180, backward 240)")
-      ->check(CLI::PositiveNumber);
+      ->check(phase_timeout_check());
   sub->add_option("--device", a->settings.device, "where the native kernel runs: cpu, auto, N, cuda:N or hip:N")
       ->capture_default_str()
       ->check([](const std::string& v) -> std::string { return parse_device(v).valid ? "" : "must be cpu, auto, N, cuda:N or hip:N"; });

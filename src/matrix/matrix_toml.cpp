@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/status.h"
+#include "core/file_io.h"
 #include "matrix/matrix.h"
 #include "report/redact.h"
 
@@ -303,14 +304,10 @@ load_status load_matrix_file(const std::string& path, compat_matrix& out, std::s
     out = {};
     return load_status::absent;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  if (!in || !(ss << in.rdbuf())) {
-    message = "cannot read the matrix " + path;
-    return load_status::error;
-  }
+  std::string text;
+  if (!read_whole_file(path, text, message)) return load_status::error;
   std::vector<matrix_error> errors;
-  if (!parse_matrix(path, ss.str(), out, errors)) {
+  if (!parse_matrix(path, text, out, errors)) {
     message = errors.empty() ? path + ": not a matrix file" : errors.front().to_string();
     if (errors.size() > 1) message += " (and " + std::to_string(errors.size() - 1) + " more)";
     return load_status::error;
@@ -323,21 +320,7 @@ bool save_matrix_file(const std::string& path, const compat_matrix& m, std::stri
   std::error_code ec;
   fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f || !(f << serialize_matrix(m, header)) || !f.flush()) {
-      message = "cannot write " + tmp;
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    message = "cannot replace " + path;
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return write_file_atomically(path, serialize_matrix(m, header), message);
 }
 
 }  // namespace gs

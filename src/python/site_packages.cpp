@@ -14,10 +14,6 @@ namespace {
 
 constexpr size_t kMetadataBytes = 64 << 10;
 
-bool ends_with(std::string_view s, std::string_view suf) {
-  return s.size() > suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
-
 /// Read a file that may be absent; other failures become issues.
 std::optional<std::string> read_optional(const sysroot& sys, const std::string& path, size_t max,
                                          std::vector<detection_issue>& issues) {
@@ -57,7 +53,8 @@ bool scan_site_packages(const sysroot& sys, std::string_view dir_view, python_in
     return false;
   }
   for (const std::string& n : names) {
-    bool dist_info = ends_with(n, ".dist-info"), egg_info = ends_with(n, ".egg-info");
+    // "x.dist-info", never a bare ".dist-info"
+    bool dist_info = n.size() > 10 && n.ends_with(".dist-info"), egg_info = n.size() > 9 && n.ends_with(".egg-info");
     if (!dist_info && !egg_info) continue;
     std::string entry = path_join(dir, n);
     std::string meta_path;

@@ -23,10 +23,6 @@ std::string upper_name(std::string_view name) {
   return u;
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Account names that identify nobody; replacing them would wreck "/root", "ubuntu" (os id) ...
 constexpr std::array<std::string_view, 10> kGenericUsers{"root",   "user",   "ubuntu", "debian", "admin",
                                                          "nobody", "runner", "jovyan", "vscode", "builder"};
@@ -51,7 +47,7 @@ bool is_secret_name(std::string_view name) {
                                                             "CREDENTIAL", "PRIVATE_KEY", "API_KEY"};
   for (std::string_view n : kNeedles)
     if (u.find(n) != std::string::npos) return true;
-  if (u == "KEY" || ends_with(u, "_KEY")) return true;
+  if (u == "KEY" || std::string_view(u).ends_with("_KEY")) return true;
   // TOKEN and AUTH count as word parts: HF_TOKEN, ACCESSTOKEN, AUTH, AUTHORIZATION, OAUTH,
   // SSH_AUTH_SOCK are secrets; MAX_NEW_TOKENS (a count), TOKENIZER*, AUTHOR are not; nor is
   // PASS ("pass: 3/3" in a probe's detail is no password).
@@ -61,7 +57,7 @@ bool is_secret_name(std::string_view name) {
     std::string_view part = std::string_view(u).substr(start, end == std::string::npos ? std::string::npos : end - start);
     bool author = part == "AUTHOR" || part == "AUTHORS" || part == "AUTHORED";
     if (!author && (part.rfind("AUTH", 0) == 0 || part == "OAUTH")) return true;
-    bool token = part.find("TOKEN") != std::string_view::npos && part.rfind("TOKENIZ", 0) != 0 && !ends_with(part, "TOKENS");
+    bool token = part.find("TOKEN") != std::string_view::npos && part.rfind("TOKENIZ", 0) != 0 && !part.ends_with("TOKENS");
     if (token) return true;
     if (end == std::string::npos) break;
     start = end + 1;
@@ -244,7 +240,7 @@ void redactor::scrub_node(nlohmann::json& j, bool values_are_versions) const {
       if (value.is_string() && is_secret_name(k) && !value.get_ref<const std::string&>().empty()) {
         value = scan::kRedacted;
       } else {
-        bool versions = values_are_versions || k == "version" || ends_with(k, "_version") || k == "packages";
+        bool versions = values_are_versions || k == "version" || std::string_view(k).ends_with("_version") || k == "packages";
         scrub_node(value, versions);
       }
       out[valid_utf8(scrub(k))] = std::move(value);

@@ -3,6 +3,8 @@
 // backtick run in the body).
 #include "report/report_file.h"
 
+#include "core/file_io.h"
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -36,11 +38,9 @@ bool read_report_file(const std::string& path, nlohmann::json& out, std::string&
   if (path == "-") {
     ss << std::cin.rdbuf();
   } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in || !(ss << in.rdbuf())) {
-      error = "cannot read " + path;
-      return false;
-    }
+    std::string text;
+    if (!read_whole_file(path, text, error)) return false;
+    ss << text;
   }
   return parse_report_text(ss.str(), path, out, error);
 }
@@ -53,6 +53,32 @@ bool parse_report_text(const std::string& text, const std::string& name, nlohman
   }
   if (!out.is_object() || !out.contains("schema_version") || out["schema_version"] != 1) {
     error = name + ": not a gpustack report (schema_version 1)";
+    return false;
+  }
+  // The shape every report has had since schema 1 (reports/schema/report.schema.json): enough
+  // that `report show` never prints an empty report for something else, while a report from
+  // an older or newer gpustack with other fields still reads.
+  auto type_name = [](const nlohmann::json& j) { return std::string(j.type_name()); };
+  const nlohmann::json* tool = out.contains("tool") ? &out["tool"] : nullptr;
+  if (!tool || !tool->is_object() || tool->value("name", "") != "gpustack") {
+    error = name + ": not a gpustack report (no tool.name \"gpustack\")";
+    return false;
+  }
+  for (const char* list : {"probes", "findings", "gpus"}) {
+    if (!out.contains(list)) continue;
+    const nlohmann::json& l = out[list];
+    if (!l.is_array()) {
+      error = name + ": not a gpustack report ('" + list + "' is " + type_name(l) + ", not a list)";
+      return false;
+    }
+    for (const nlohmann::json& e : l)
+      if (!e.is_object()) {
+        error = name + ": not a gpustack report ('" + list + "' holds " + type_name(e) + ", not objects)";
+        return false;
+      }
+  }
+  if (!out.contains("summary") || !out["summary"].is_object() || !out["summary"].contains("status")) {
+    error = name + ": not a gpustack report (no summary.status)";
     return false;
   }
   return true;

@@ -4,6 +4,9 @@
 // directories as directories; the file itself is stored with redacted contents. Listed
 // directories keep their other names as empty placeholders, so a replayed listing matches.
 #include "report/snapshot.h"
+#include "probes/subprocess_capture.h"
+#include <filesystem>
+#include <cstdlib>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -386,6 +389,28 @@ bool take_snapshot(const sysroot& sys, const snapshot_options& opts, const std::
   redactor red = redactor::for_facts(facts, opts.include_identifiers, serial_style::same_shape);
   red.add_secret_values(sys.environment());
   return write_snapshot(sys, touched, red, snapshot_env(sys, facts), opts, out, res, err);
+}
+
+std::string unpack_snapshot(const std::string& archive, std::string& error) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpustack-sysroot-XXXXXX";
+  if (!::mkdtemp(templ.data())) {
+    error = "cannot make a directory to unpack " + archive + " into: " + std::strerror(errno);
+    return "";
+  }
+  // tar reads gzip, zstd and plain archives alike; 120 s is far beyond a snapshot's few MB.
+  std::string tar = std::filesystem::exists("/usr/bin/tar") ? "/usr/bin/tar" : "/bin/tar";  // run_captured takes a path
+  captured_run r = run_captured({tar, "-xf", archive, "-C", templ, "--no-same-owner"}, 120.0, {});
+  if (!r.started) r.output = tar + ": " + r.error;
+  if (r.exit_code != 0) {
+    std::error_code ec;
+    std::filesystem::remove_all(templ, ec);
+    std::string why = r.output;
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    error = archive + " is neither a directory nor a snapshot archive tar can read" + (why.empty() ? "" : " (" + why + ")");
+    return "";
+  }
+  return templ;
 }
 
 }  // namespace gs

@@ -57,4 +57,9 @@ std::map<std::string, std::string> snapshot_env(const sysroot& sys, const machin
 bool take_snapshot(const sysroot& sys, const snapshot_options& opts, const std::string& out,
                    snapshot_result& res, std::string& err);
 
+/// A snapshot archive (FILE.tar.gz from `gpustack snapshot`) unpacked into a new directory under
+/// $TMPDIR with the system's tar, so `check --sysroot FILE.tar.gz` replays it directly. Returns
+/// the directory ("" with `error` set); the caller removes it (remove_all) when done.
+std::string unpack_snapshot(const std::string& archive, std::string& error);
+
 }  // namespace gs

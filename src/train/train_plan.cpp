@@ -1,6 +1,8 @@
 // train_plan.h: arguments -> plan, with every refusal said in one line.
 #include "train/train_plan.h"
 
+#include "cli/cli.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,7 +46,7 @@ nlohmann::json model_json(const model_spec& m, const model_spec& real) {
 }  // namespace
 
 void add_train_smoke_options(CLI::App& sub, train_smoke_cli& o) {
-  sub.add_option("--model", o.model, "registry model to train (`gpustack estimate --list` shows them)")->required();
+  sub.add_option("--model", o.model, "registry model to train (`gpustack estimate --list-models` shows them)")->required();
   sub.add_option("--layers", o.layers,
                  "shrink to N decoder layers, a multiple of the layer pattern (4 for Qwen3.5, 6 for Gemma)")
       ->check([](const std::string& v) -> std::string {
@@ -65,7 +67,7 @@ void add_train_smoke_options(CLI::App& sub, train_smoke_cli& o) {
   sub.add_option("--weights", o.weights,
                  "a local checkpoint directory (config.json + *.safetensors) instead of random weights");
   sub.add_option("--timeout", o.timeout_s, "seconds any one phase may take (default per phase: docs/train-smoke.md)")
-      ->check(CLI::Range(0.001, 1e6));
+      ->check(phase_timeout_check());
   sub.add_option("--lr", o.lr, "AdamW learning rate (default 1e-3)")->check(CLI::Range(1e-9, 10.0));
 }
 

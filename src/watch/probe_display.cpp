@@ -40,7 +40,10 @@ std::string format_probe_list(const std::vector<const probe_spec*>& table) {
   size_t wid = 2, wdep = 10;
   auto deps = [](const probe_spec* p) {
     std::string d;
-    for (const char* x : p->depends_on) d += (d.empty() ? "" : ",") + std::string(x);
+    for (const char* x : p->depends_on) {
+      if (!d.empty()) d += ',';
+      d += x;
+    }
     return d.empty() ? std::string("-") : d;
   };
   for (const probe_spec* p : table) {

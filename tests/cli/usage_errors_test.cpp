@@ -63,6 +63,43 @@ TEST(UsageErrors, SetTakesOneSyntaxAndRefusesWhatNoProbeTakes) {
   EXPECT_NE(both.out.find("\"elements_checked\": 1000"), std::string::npos);
 }
 
+TEST(UsageErrors, UnknownCommandsTimeoutsAndUnwritableFilesSayWhy) {
+  gs::testing::run_output o = run_gpustack("chek");
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.err.find("unknown command 'chek' (did you mean check?)"), std::string::npos) << o.err;
+  o = run_gpustack("bogus --help");
+  EXPECT_EQ(o.rc, 2) << "help for a command that does not exist is an error";
+  EXPECT_NE(o.err.find("unknown command 'bogus'"), std::string::npos) << o.err;
+  for (const char* cmd : {"probe selftest.pass --timeout 0", "probe fla --timeout 0", "train-smoke --model qwen3.5-0.8b --timeout 0"}) {
+    o = run_gpustack(cmd);
+    EXPECT_EQ(o.rc, 2) << cmd;
+    EXPECT_NE(o.err.find("from 1 to 86400"), std::string::npos) << cmd << "\n" << o.err;
+    EXPECT_LT(o.err.size(), 400u) << o.err;
+  }
+  o = run_gpustack("check -o /proc/gs-cannot-write.json");
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.err.find("cannot write /proc/gs-cannot-write.json: "), std::string::npos) << o.err;
+  o = run_gpustack("train-smoke --help");
+  EXPECT_EQ(o.out.find("estimate --list`"), std::string::npos) << "no pointer to a command that does not exist";
+}
+
+TEST(UsageErrors, SysrootTakesTheSnapshotArchive) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "gs-usage-sysroot";
+  std::filesystem::create_directories(dir);
+  std::string archive = (dir / "m.tar.gz").string();
+  gs::testing::run_output snap = run_gpustack("snapshot -o '" + archive + "'");
+  ASSERT_EQ(snap.rc, 0) << snap.err;
+  gs::testing::run_output from_archive = run_gpustack("check --json --sysroot '" + archive + "'");
+  EXPECT_NE(from_archive.rc, 2) << from_archive.err;
+  EXPECT_NE(from_archive.out.find("\"schema_version\": 1"), std::string::npos) << from_archive.err;
+  std::string not_archive = (dir / "notes.txt").string();
+  gs::test::write_file(not_archive, "hello\n");
+  gs::testing::run_output bad = run_gpustack("check --sysroot '" + not_archive + "'");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("neither a directory nor a snapshot archive"), std::string::npos) << bad.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(UsageErrors, PythonAndVenvTogetherIsExit2) {
   gs::testing::run_output o = run_gpustack("check --python /usr/bin/python3 --venv /tmp");
   EXPECT_EQ(o.rc, 2) << o.err;

@@ -128,6 +128,19 @@ TEST_F(MatrixCli, ReportShowReadsJsonAndMarkdown) {
   EXPECT_EQ(r.rc, 0);
   EXPECT_NE(r.out.find("| `py.torch` |"), std::string::npos);
   EXPECT_EQ(run("report show '" + ex_ + "h200-timing.json'").rc, 2);
+  // Something else with schema_version 1 is not printed as an empty report.
+  std::string odd = write("odd.json", json{{"schema_version", 1}, {"probes", "x"}});
+  r = run("report show '" + odd + "'");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("not a gpustack report"), std::string::npos) << r.err;
+  json fake = gs::testing::tiny_report("gfx1201", json::object(), {{"a", "pass"}});
+  fake["probes"] = "x";
+  r = run("report show '" + write("fake.json", fake) + "'");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("'probes' is string, not a list"), std::string::npos) << r.err;
+  // A file that cannot be read says why.
+  r = run("report show /nonexistent-gs.json");
+  EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
 }
 
 }  // namespace
