@@ -27,6 +27,7 @@ struct estimate_args {
   int layers = 0;
   double width_scale = 1.0;
   double vram_gb = 0, ram_gb = 0, disk_gb = 0;
+  bool list_models = false;
   bool json = false, markdown = false;
 };
 
@@ -146,6 +147,17 @@ std::string render_text(const model_spec& m, const memory_estimate& e, const fit
 int run_estimate(const estimate_args& a) {
   std::vector<std::string> near;
   const model_registry& reg = builtin_model_registry();
+  if (a.list_models) {
+    for (const std::string& n : reg.names()) {
+      const model_spec* m = find_model(reg, n, nullptr);
+      std::printf("%-16s %s\n", n.c_str(), m ? m->hf_repo.c_str() : "");
+    }
+    return exit_ok;
+  }
+  if (a.model.empty()) {
+    std::fprintf(stderr, "gpustack estimate: --model NAME is required (--list-models shows them)\n");
+    return exit_usage;
+  }
   for (const model_error& err : reg.errors) std::fprintf(stderr, "gpustack estimate: %s\n", err.describe().c_str());
   const model_spec* base = find_model(reg, a.model, &near);
   if (!base) {
@@ -188,8 +200,8 @@ command_spec estimate_command() {
   return {"estimate", "predict GPU memory, host RAM, download and disk for a QLoRA run of a registry model",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<estimate_args>();
-            sub.add_option("--model", a->model, "registry model (matrix/models): qwen3.5-0.8b, qwen3.5-27b, gemma4-31b, gemma3-27b")
-                ->required();
+            CLI::Option* list = sub.add_flag("--list-models", a->list_models, "list the registry's models (matrix/models) and exit");
+            sub.add_option("--model", a->model, "registry model (matrix/models; --list-models shows them)")->excludes(list);
             sub.add_option("--seq", a->shape.seq, "tokens per sequence")->check(CLI::Range(1, 1 << 22))->capture_default_str();
             sub.add_option("--batch", a->shape.batch, "sequences per micro-batch")->check(CLI::Range(1, 4096))->capture_default_str();
             sub.add_option("--grad-accum", a->shape.grad_accum, "micro-batches per optimizer step (does not change the peak)")

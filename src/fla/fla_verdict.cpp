@@ -1,6 +1,9 @@
 // The verdict of `gpustack probe fla`; see fla_verdict.h and docs/fla.md.
 #include "fla/fla_verdict.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 #include "core/version.h"
@@ -10,11 +13,7 @@ namespace {
 
 bool ran_ok(status s) { return s == status::pass || s == status::warn; }
 
-std::string join(const std::vector<int>& v) {
-  std::string out;
-  for (int x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
-  return out;
-}
+std::string join(const std::vector<int>& v) { return fmt::format("{}", fmt::join(v, ",")); }
 
 std::string triton_finding(const fla_verdict_context& ctx) {
   if (ctx.gpu_vendor == "amd") return ctx.gpu_arch.rfind("gfx12", 0) == 0 ? "GS-TRITON-001" : "GS-TRITON-002";

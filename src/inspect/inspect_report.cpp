@@ -1,6 +1,7 @@
 // inspect_report.h.
 #include "inspect/inspect_report.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <set>
@@ -123,7 +124,9 @@ std::string inspect_human(const std::vector<inspected_library>& libs, const std:
     out += fmt::format("Judged for {}{} ({})\n", g.target.text, g.name.empty() ? "" : " " + g.name, g.source);
   out += "\n";
   std::string hdr = fmt::format("{:<34} {:<14} {:<9}", "LIBRARY", "KIND", "SIZE");
-  for (const inspect_gpu& g : gpus) hdr += fmt::format(" {:<9}", g.target.text);
+  // A verdict column is as wide as its longest word ("no-gpu-code") or the target's name.
+  auto col = [](const inspect_gpu& g) { return std::max<size_t>(11, g.target.text.size()); };
+  for (const inspect_gpu& g : gpus) hdr += fmt::format(" {:<{}}", g.target.text, col(g));
   out += hdr + " CODE\n";
   std::vector<std::string> notes;
   for (const inspected_library& l : libs) {
@@ -132,7 +135,7 @@ std::string inspect_human(const std::vector<inspected_library>& libs, const std:
     std::string line = fmt::format("{:<34} {:<14} {:<9}", name, kind_of(l), human_size(l.scan.file_size));
     for (const inspect_gpu& g : gpus) {
       code_judgement cj = judge_library(l.summary, g.target);
-      line += fmt::format(" {:<9}", verdict_name(cj.verdict));
+      line += fmt::format(" {:<{}}", verdict_name(cj.verdict), col(g));
       if (!cj.detail.empty() && cj.verdict != code_verdict::error)
         notes.push_back(fmt::format("{} on {}: {}", name, g.target.text, cj.detail));
     }
@@ -145,7 +148,8 @@ std::string inspect_human(const std::vector<inspected_library>& libs, const std:
   }
   uint64_t bytes = 0;
   for (const inspected_library& l : libs) bytes += l.scan.file_size;
-  out += fmt::format("\n{} libraries, {} scanned in {:.0f} ms (section and entry headers only)\n", libs.size(),
+  out += fmt::format("\n{} librar{}, {} scanned in {:.0f} ms (section and entry headers only)\n", libs.size(),
+                     libs.size() == 1 ? "y" : "ies",
                      human_size(bytes), elapsed_ms);
   if (inspect_failed(libs, gpus)) out += "Some library has no code this GPU can run, or could not be read (exit 1).\n";
   return out;

@@ -45,8 +45,8 @@ std::string render_matrix_markdown(const compat_matrix& m, const std::string& so
   }
   for (const matrix_row* r : rows) {
     auto arch = r->fp.find("arch");
-    o += "\n## Stack `" + fingerprint_id(r->fp) + "` (" + md(arch == r->fp.end() ? "" : arch->second) + "): " +
-         verdict_text(*r) + "\n\n" + md(components_text(*r)) + "\n\n";
+    std::string a = arch == r->fp.end() || arch->second.empty() ? "no GPU" : arch->second;  // never "()"
+    o += "\n## Stack `" + fingerprint_id(r->fp) + "` (" + md(a) + "): " + verdict_text(*r) + "\n\n" + md(components_text(*r)) + "\n\n";
     if (!r->note.empty()) o += "> " + md(r->note) + "\n\n";
     o += "| probe | status | runs | last run | last detail |\n|---|---|---|---|---|\n";
     for (const matrix_cell& c : r->cells)

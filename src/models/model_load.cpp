@@ -9,6 +9,8 @@
 
 #include "core/assets.h"
 #include "core/edit_distance.h"
+#include <fmt/format.h>
+
 #include "models/model_registry.h"
 
 namespace gs {
@@ -137,7 +139,7 @@ void get_strings(const toml::table& t, std::string_view key, bool required, std:
   }
   for (const toml::node& e : *a) {
     if (!e.is_string() || e.as_string()->get().empty()) {
-      c.error(e.source(), "'" + std::string(key) + "' must hold non-empty strings");
+      c.error(e.source(), fmt::format("'{}' must hold non-empty strings", key));  // not "'" + string: g++ 12 -O3 -Wrestrict
       ok = false;
       continue;
     }

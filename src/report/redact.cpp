@@ -187,7 +187,8 @@ std::string redactor::scrub_identity(std::string s, text_kind kind) const {
     if (dot != std::string::npos && dot >= 3) s = scan::bounded_word(s, host.substr(0, dot), "<hostname>", true);
   }
   const std::string& home = id_.home;
-  if (home.size() > 1 && home != "/root") s = scan::path_prefix(s, home, "/home/<user>");
+  // Every home alike, root's too: what sits under it (project and model directories) says who.
+  if (home.size() > 1) s = scan::path_prefix(s, home, "/home/<user>");
   s = scan::home_dirs(s);
   const std::string& user = id_.user;
   bool generic = std::find(kGenericUsers.begin(), kGenericUsers.end(), user) != kGenericUsers.end();

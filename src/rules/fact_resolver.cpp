@@ -266,6 +266,16 @@ const std::vector<builtin>& builtins() {
       F("alloc.conf", string, alloc, "its raw value", { return c.alloc ? str(c.alloc->raw) : std::nullopt; }),
       F("alloc.options", string, alloc, "option keys, comma-separated",
         { if (!c.alloc) return std::nullopt; std::string s; for (const auto& o : c.alloc->conf.options) s += (s.empty() ? "" : ",") + o.key; return str(s); }),
+      F("alloc.conf_without_max_split", string, alloc,
+        "the options as written without max_split_size_mb, garbage_collection_threshold:0.8 added when absent (GS-ALLOC-001's fix keeps the rest)",
+        { if (!c.alloc) return std::nullopt; std::string s; bool gc = false;
+          for (const auto& o : c.alloc->conf.options) {
+            if (o.key == "max_split_size_mb") continue;
+            gc = gc || o.key == "garbage_collection_threshold";
+            s += (s.empty() ? "" : ",") + o.key + ":" + o.value;
+          }
+          if (!gc) s += std::string(s.empty() ? "" : ",") + "garbage_collection_threshold:0.8";
+          return str(s); }),
       F("alloc.max_split_size_mb", number, alloc, "max_split_size_mb", { return c.alloc && c.alloc->conf.max_split_size_mb ? num(*c.alloc->conf.max_split_size_mb) : std::nullopt; }),
       F("alloc.garbage_collection_threshold", number, alloc, "garbage_collection_threshold",
         { return c.alloc && c.alloc->conf.garbage_collection_threshold ? num(*c.alloc->conf.garbage_collection_threshold) : std::nullopt; }),

@@ -141,11 +141,11 @@ TEST(Redact, HomeOutsideSlashHome) {
   id.home = "/data/scratch/u12345/";
   redactor r(id);
   EXPECT_EQ(r.scrub("/data/scratch/u12345/.venv"), "/home/<user>/.venv");
-  // root's home identifies nobody and "root" is everywhere.
+  // root's home is redacted like any other; the word "root" (everywhere: rootfs, root group) stays.
   redaction_identity rid;
   rid.user = "root";
   rid.home = "/root";
-  EXPECT_EQ(redactor(rid).scrub("/root/.venv rootfs root"), "/root/.venv rootfs root");
+  EXPECT_EQ(redactor(rid).scrub("/root/.venv /rootfs root /root"), "/home/<user>/.venv /rootfs root /home/<user>");
 }
 
 TEST(Redact, SerialsBecomeStableIds) {

@@ -451,6 +451,19 @@ TEST(BuiltinRules, EachRuleFiresOnItsCaseAndNotOnTheNeighbour) {
   }
 }
 
+TEST(BuiltinRules, TheMaxSplitFixKeepsTheUsersOtherAllocatorOptions) {
+  auto fix_for = [](const std::string& conf) {
+    for (const finding& f : builtin().evaluate(amd_env("PYTORCH_HIP_ALLOC_CONF", conf)))
+      if (f.id == "GS-ALLOC-001") return f.remediation;
+    return std::string("(no GS-ALLOC-001)");
+  };
+  std::string fix = fix_for("expandable_segments:True,max_split_size_mb:512,roundup_power2_divisions:[64:8,>:1]");
+  EXPECT_EQ(fix.rfind("export PYTORCH_HIP_ALLOC_CONF=expandable_segments:True,roundup_power2_divisions:[64:8,>:1],"
+                      "garbage_collection_threshold:0.8  #", 0), 0u) << fix;
+  fix = fix_for("max_split_size_mb:512,garbage_collection_threshold:0.6");
+  EXPECT_EQ(fix.rfind("export PYTORCH_HIP_ALLOC_CONF=garbage_collection_threshold:0.6  #", 0), 0u) << fix;
+}
+
 TEST(BuiltinRules, EveryRuleHasACase) {
   // A row here (a machine that fires it, a neighbour that does not) or a real report in the
   // corpus that must name it (tests/corpus; its negatives and expect_not lists are the
