@@ -242,7 +242,10 @@ bool read_int8(case_reader& r, golden_int8& g) {
   size_t na = 0, nw = 0;
   bool ok = r.get_number("threshold", g.threshold);
   if (ok && !(g.threshold >= 0.0f && std::isfinite(g.threshold))) ok = r.fail("threshold", "must be a finite number >= 0");
-  const bool shapes = r.get_shape("shape_A", 2, sa, na) & r.get_shape("shape_W", 2, sw, nw);
+  // Both read, so a file with two bad shapes reports both (a short-circuit && would stop at one).
+  const bool a_ok = r.get_shape("shape_A", 2, sa, na);
+  const bool w_ok = r.get_shape("shape_W", 2, sw, nw);
+  const bool shapes = a_ok && w_ok;
   if (!shapes || !ok) return false;
   const long long lim = 1 << 24;
   if (sa[0] < 1 || sa[1] < 1 || sa[0] > lim || sa[1] > lim) return r.fail("shape_A", "dimensions must be in [1, 2^24]");
