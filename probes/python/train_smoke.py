@@ -228,6 +228,16 @@ def load_checkpoint(torch, transformers, a, device, data):
         return AutoModelForCausalLM.from_pretrained(a["weights"], torch_dtype=torch.bfloat16, **kw)
 
 
+def enable_checkpointing(model):
+    """Non-reentrant activation checkpointing through the current API: transformers 5.x renamed
+    gradient_checkpointing_enable to activation_checkpointing_enable (the old name warns
+    FutureWarning and goes in v6); 4.x has only the old name."""
+    if hasattr(model, "activation_checkpointing_enable"):
+        model.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+    else:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+
+
 # ---- the run ---------------------------------------------------------------------------------
 def main(data):
     a = gs.args()
@@ -288,7 +298,7 @@ def main(data):
     from peft import LoraConfig, get_peft_model
     targets = list(a.get("target_modules") or [])
     if a.get("grad_ckpt", True):
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        enable_checkpointing(model)
         model.enable_input_require_grads()
     model.config.use_cache = False
     lcfg = LoraConfig(r=LORA_R, lora_alpha=LORA_ALPHA, lora_dropout=0.0, target_modules=targets,

@@ -75,6 +75,23 @@ TEST(TrainSmoke, ScriptIsEmbeddedAndCompiles) {
   std::ofstream(dir / "train_smoke.py") << *text;
   std::string cmd = "cd '" + dir.string() + "' && python3 -m py_compile train_smoke.py";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << "py_compile failed";
+  // transformers 5.x's name when the model has it (the old one warns FutureWarning), 4.x's otherwise.
+  std::optional<std::string_view> proto = find_asset("probes/python/gs_protocol.py");
+  ASSERT_TRUE(proto);
+  std::ofstream(dir / "gs_protocol.py") << *proto;
+  std::ofstream(dir / "ckpt_check.py")
+      << "import train_smoke as t\n"
+         "class New:\n"
+         "    def activation_checkpointing_enable(self, activation_checkpointing_kwargs=None): self.got = ('new', activation_checkpointing_kwargs)\n"
+         "    def gradient_checkpointing_enable(self, **k): raise SystemExit('the deprecated name was called')\n"
+         "class Old:\n"
+         "    def gradient_checkpointing_enable(self, gradient_checkpointing_kwargs=None): self.got = ('old', gradient_checkpointing_kwargs)\n"
+         "n, o = New(), Old()\n"
+         "t.enable_checkpointing(n); t.enable_checkpointing(o)\n"
+         "assert n.got == ('new', {'use_reentrant': False}), n.got\n"
+         "assert o.got == ('old', {'use_reentrant': False}), o.got\n";
+  cmd = "cd '" + dir.string() + "' && python3 ckpt_check.py";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << "enable_checkpointing picked the wrong API";
   fs::remove_all(dir);
   // The phases a hang must be able to name.
   for (const char* p : {"\"import\"", "\"build\"", "\"quantize\"", "\"lora\"", "\"step%d.forward\"",
