@@ -19,19 +19,14 @@
 #include "python/gs_line_protocol.h"
 #include "python/python_probe.h"
 #include "watch/probe_runner.h"
+#include "support/files.h"
 
 namespace gs {
 namespace {
 
-namespace fs = std::filesystem;
-const std::string kDir = std::string(GPUSTACK_TEST_FIXTURES) + "/python_outputs/";
+using gs::test::fixture_dir;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace fs = std::filesystem;
 
 /// The machine a recording was made on: its GPU and the Triton 3.6.0 / FLA 0.5.0 stack the
 /// recordings ran with (the rules' `when` gates their error text on those versions).
@@ -52,7 +47,7 @@ machine_facts gpu_facts(const char* vendor, const char* name, const char* arch) 
 bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 probe_result replay(const std::string& name, const machine_facts& facts, int rc = 0, int sig = 0) {
-  python_probe_outcome o = outcome_from_output(slurp(kDir + name + ".stdout"), slurp(kDir + name + ".stderr"), rc, sig);
+  python_probe_outcome o = outcome_from_output(gs::test::read_file(fixture_dir("python_outputs") + name + ".stdout"), gs::test::read_file(fixture_dir("python_outputs") + name + ".stderr"), rc, sig);
   probe_result r = to_probe_result("fla", o);
   if (r.outcome != status::pass && r.outcome != status::skip) r.finding_ids = match_result_findings(r, facts);
   return r;
@@ -81,7 +76,7 @@ TEST(FlaRecorded, TritonBackendPassCarriesItsFiguresAndTheStageItCompiledWith) {
   EXPECT_EQ(r.data["versions"]["triton"], "3.6.0");
   EXPECT_TRUE(r.finding_ids.empty());
   // A library's own line between the protocol lines is log, not lost and not a command.
-  EXPECT_EQ(phases_of(slurp(kDir + "h200_fla_triton.stdout")),
+  EXPECT_EQ(phases_of(gs::test::read_file(fixture_dir("python_outputs") + "h200_fla_triton.stdout")),
             (std::vector<std::string>{"import", "compile", "run", "verify"}));
 }
 
@@ -123,7 +118,7 @@ TEST(FlaRecorded, PipelinerFailureAndAbortOnGfx1201NameTritonsBug) {
             std::string::npos)
       << aborted.data.dump();
   EXPECT_TRUE(has(aborted.finding_ids, "GS-TRITON-001")) << nlohmann::json(aborted.finding_ids).dump();
-  EXPECT_EQ(phases_of(slurp(kDir + "r9700_fla_fla_pipeliner.stdout")),
+  EXPECT_EQ(phases_of(gs::test::read_file(fixture_dir("python_outputs") + "r9700_fla_fla_pipeliner.stdout")),
             (std::vector<std::string>{"import", "compile"}));
 }
 
@@ -158,7 +153,7 @@ TEST(FlaRecorded, SpinKernelIsAHangInTheRunPhaseAndTheNextStageStillRuns) {
   o.limits.deadlines.override_all(1.5);
   const probe_spec spec = {"fla.triton.stages2", "replayed", {}, true, true, run_replayed};
 
-  ::setenv("GS_REPLAY_STDOUT", (kDir + "h200_fla_triton_spin.stdout").c_str(), 1);
+  ::setenv("GS_REPLAY_STDOUT", (fixture_dir("python_outputs") + "h200_fla_triton_spin.stdout").c_str(), 1);
   ::setenv("GS_REPLAY_HANG", "1", 1);
   auto t0 = std::chrono::steady_clock::now();
   probe_result hung = run_probe(spec, o);
@@ -167,7 +162,7 @@ TEST(FlaRecorded, SpinKernelIsAHangInTheRunPhaseAndTheNextStageStillRuns) {
   EXPECT_EQ(hung.phase, "run");
   EXPECT_LT(s, 10);
 
-  ::setenv("GS_REPLAY_STDOUT", (kDir + "h200_fla_triton.stdout").c_str(), 1);
+  ::setenv("GS_REPLAY_STDOUT", (fixture_dir("python_outputs") + "h200_fla_triton.stdout").c_str(), 1);
   ::setenv("GS_REPLAY_HANG", "0", 1);
   probe_result next = run_probe(spec, o);
   EXPECT_EQ(next.outcome, status::pass) << next.detail;

@@ -20,19 +20,13 @@
 #include "core/assets.h"
 #include "fix/triton_stages_fix.h"
 #include "probes/subprocess_capture.h"
+#include "support/files.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 const std::string kFakeTriton = std::string(GPUSTACK_TEST_FIXTURES) + "/python_fakes/triton36/triton";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::set<std::string> listing(const fs::path& dir) {
   std::set<std::string> out;
@@ -123,8 +117,8 @@ TEST_F(TritonStagesFix, CapAppliesFromInterpreterStartLazilyAndSurvivesAReinstal
   ASSERT_EQ(fix(cap(2), &out, &err), 0) << out << err;
   EXPECT_NE(out.find("Checked: a fresh interpreter starts with the cap in force"), std::string::npos) << out;
   EXPECT_NE(out.find("gpustack fix triton-stages --remove --venv"), std::string::npos) << out;
-  EXPECT_EQ(slurp(fs::path(site_) / kStagesModule), *find_asset("probes/python/gpustack_triton_stages.py"));
-  std::string pth = slurp(fs::path(site_) / kStagesPth);
+  EXPECT_EQ(gs::test::read_file(fs::path(site_) / kStagesModule), *find_asset("probes/python/gpustack_triton_stages.py"));
+  std::string pth = gs::test::read_file(fs::path(site_) / kStagesPth);
   EXPECT_EQ(pth.rfind(std::string(kStagesMarker), 0), 0u) << pth;
   EXPECT_NE(pth.find("activate(2)"), std::string::npos) << pth;
 
@@ -172,7 +166,7 @@ TEST_F(TritonStagesFix, FilesGpustackDidNotWriteAreNeverTouched) {
   EXPECT_FALSE(fs::exists(fs::path(site_) / kStagesModule)) << "nothing may be written when one file is refused";
   EXPECT_EQ(fix(removal(), &out, &err), 1);
   EXPECT_NE(err.find("left alone"), std::string::npos) << err;
-  EXPECT_EQ(slurp(foreign), "import something_else\n");
+  EXPECT_EQ(gs::test::read_file(foreign), "import something_else\n");
   fs::remove(foreign);
 }
 

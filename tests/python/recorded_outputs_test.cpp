@@ -17,7 +17,8 @@
 namespace gs {
 namespace {
 
-const std::string kDir = std::string(GPUSTACK_TEST_FIXTURES) + "/python_outputs/";
+using gs::test::fixture_dir;
+
 
 
 machine_facts h200() {
@@ -45,7 +46,7 @@ machine_facts r9700() {
 
 /// A recorded run as the probe would report it (`rc`/`sig`: how the interpreter ended).
 probe_result replay(const std::string& name, const std::string& id, const machine_facts& facts, int rc = 0, int sig = 0) {
-  python_probe_outcome o = outcome_from_output(gs::test::read_file(kDir + name + ".stdout"), gs::test::read_file(kDir + name + ".stderr"), rc, sig);
+  python_probe_outcome o = outcome_from_output(gs::test::read_file(fixture_dir("python_outputs") + name + ".stdout"), gs::test::read_file(fixture_dir("python_outputs") + name + ".stderr"), rc, sig);
   probe_result r = to_probe_result(id, o);
   if (r.data.contains("golden")) {
     probe_context ctx;
@@ -103,7 +104,7 @@ TEST(RecordedOutputs, TheNf4VectorsAreComparedWithGpustacksReferenceAndLeaveTheR
 }
 
 TEST(RecordedOutputs, Nf4BytesThatDifferFromTheReferenceFailTheStep) {
-  std::string text = gs::test::read_file(kDir + "h200_bnb_nf4.stdout");
+  std::string text = gs::test::read_file(fixture_dir("python_outputs") + "h200_bnb_nf4.stdout");
   // Flip one packed byte of the recorded bitsandbytes output (the first of the second block's
   // bytes, which holds the planted 40.0): the script's own checks would still pass.
   size_t p = text.find("\"packed_u8\":[");
@@ -130,7 +131,7 @@ TEST(RecordedOutputs, VectorsAreWrittenWhereVectorsDirSays) {
   probe_context ctx;
   ctx.facts = &f;
   ctx.options["vectors_dir"] = dir;
-  probe_result r = to_probe_result("py.bnb.nf4", outcome_from_output(gs::test::read_file(kDir + "h200_bnb_nf4.stdout"), "", 0, 0));
+  probe_result r = to_probe_result("py.bnb.nf4", outcome_from_output(gs::test::read_file(fixture_dir("python_outputs") + "h200_bnb_nf4.stdout"), "", 0, 0));
   handle_golden_vectors(ctx, r);
   ASSERT_TRUE(r.data.contains("vectors_file")) << r.data.dump();
   nlohmann::json j = nlohmann::json::parse(gs::test::read_file(r.data["vectors_file"]));
@@ -190,7 +191,7 @@ TEST(RecordedOutputs, AScriptCannotClaimTheWatchdogsVerdicts) {
 }
 
 TEST(RecordedOutputs, APassFollowedByADeathOnTheWayOutIsAWarn) {
-  probe_result r = to_probe_result("py.torch", outcome_from_output(gs::test::read_file(kDir + "h200_torch.stdout"), "", -1, 11));
+  probe_result r = to_probe_result("py.torch", outcome_from_output(gs::test::read_file(fixture_dir("python_outputs") + "h200_torch.stdout"), "", -1, 11));
   EXPECT_EQ(r.outcome, status::warn);
   EXPECT_EQ(r.data["exit_signal"], "SIGSEGV");
 }

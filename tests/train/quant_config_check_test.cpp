@@ -8,18 +8,20 @@
 #include <algorithm>
 
 #include "train/quant_config_check.h"
+#include "support/files.h"
 
 namespace gs {
 namespace {
 
-const std::string kDir = std::string(GPUSTACK_TEST_FIXTURES) + "/train/";
+using gs::test::fixture_dir;
+
 const std::vector<std::string> kQwenLinears = {"in_proj_qkv", "in_proj_z", "in_proj_b", "in_proj_a", "out_proj",
                                                "q_proj",      "k_proj",    "v_proj",    "o_proj",    "gate_proj",
                                                "up_proj",     "down_proj"};
 
 quant_config_check check_dir(const std::string& name) {
   std::string err;
-  std::optional<checkpoint_dir> c = read_checkpoint_dir(kDir + name, &err);
+  std::optional<checkpoint_dir> c = read_checkpoint_dir(fixture_dir("train") + name, &err);
   EXPECT_TRUE(c) << err;
   return c ? check_quant_config(c->config, kQwenLinears) : quant_config_check{};
 }
@@ -110,13 +112,13 @@ TEST(QuantConfigCheck, ABf16CheckpointHasNothingToCheck) {
 
 TEST(QuantConfigCheck, BadDirectoriesAreRefusedWithTheReason) {
   std::string err;
-  EXPECT_FALSE(read_checkpoint_dir(kDir + "ckpt_no_safetensors", &err));
+  EXPECT_FALSE(read_checkpoint_dir(fixture_dir("train") + "ckpt_no_safetensors", &err));
   EXPECT_NE(err.find("no *.safetensors"), std::string::npos) << err;
-  EXPECT_FALSE(read_checkpoint_dir(kDir + "no_such_dir", &err));
+  EXPECT_FALSE(read_checkpoint_dir(fixture_dir("train") + "no_such_dir", &err));
   EXPECT_NE(err.find("is not a directory"), std::string::npos) << err;
-  EXPECT_FALSE(read_checkpoint_dir(kDir, &err));  // the fixture root has no config.json
+  EXPECT_FALSE(read_checkpoint_dir(fixture_dir("train"), &err));  // the fixture root has no config.json
   EXPECT_NE(err.find("has no config.json"), std::string::npos) << err;
-  std::optional<checkpoint_dir> ok = read_checkpoint_dir(kDir + "ckpt_bf16", &err);
+  std::optional<checkpoint_dir> ok = read_checkpoint_dir(fixture_dir("train") + "ckpt_bf16", &err);
   ASSERT_TRUE(ok);
   EXPECT_EQ(ok->safetensors, std::vector<std::string>{"model.safetensors"});
 }

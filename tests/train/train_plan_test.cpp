@@ -6,11 +6,13 @@
 
 #include "models/model_registry.h"
 #include "train/train_plan.h"
+#include "support/files.h"
 
 namespace gs {
 namespace {
 
-const std::string kDir = std::string(GPUSTACK_TEST_FIXTURES) + "/train/";
+using gs::test::fixture_dir;
+
 
 train_smoke_cli cli(std::string model, int layers = 0, double width = 1.0) {
   train_smoke_cli o;
@@ -76,7 +78,7 @@ TEST(TrainPlan, BadShapesAreRefusedWithTheReason) {
   EXPECT_FALSE(plan_train_smoke(cli("qwen3.5-0.8b", 0, 1.5), &err));
   EXPECT_NE(err.find("(0, 1]"), std::string::npos) << err;
   train_smoke_cli w = cli("qwen3.5-0.8b", 4);
-  w.weights = kDir + "ckpt_bf16";
+  w.weights = fixture_dir("train") + "ckpt_bf16";
   EXPECT_FALSE(plan_train_smoke(w, &err));
   EXPECT_NE(err.find("trained as it is"), std::string::npos) << err;
 }
@@ -84,7 +86,7 @@ TEST(TrainPlan, BadShapesAreRefusedWithTheReason) {
 TEST(TrainPlan, WeightsDirectoryIsReadAndItsQuantConfigChecked) {
   std::string err;
   train_smoke_cli w = cli("qwen3.5-0.8b");
-  w.weights = kDir + "ckpt_fp4_differs";
+  w.weights = fixture_dir("train") + "ckpt_fp4_differs";
   std::optional<train_smoke_plan> p = plan_train_smoke(w, &err);
   ASSERT_TRUE(p) << err;
   ASSERT_TRUE(p->quant_check);
@@ -95,7 +97,7 @@ TEST(TrainPlan, WeightsDirectoryIsReadAndItsQuantConfigChecked) {
   EXPECT_NE(p->notes[0].find("differs from the pipeline in bnb_4bit_quant_type"), std::string::npos) << p->notes[0];
   EXPECT_EQ(p->model_json["weights"]["safetensors"], nlohmann::json({"model.safetensors"}));
 
-  w.weights = kDir + "ckpt_no_safetensors";
+  w.weights = fixture_dir("train") + "ckpt_no_safetensors";
   EXPECT_FALSE(plan_train_smoke(w, &err));
   EXPECT_EQ(err.rfind("--weights: ", 0), 0u) << err;
   EXPECT_NE(err.find("no *.safetensors"), std::string::npos) << err;
