@@ -12,16 +12,16 @@
 #include "detect/detect.h"
 #include "detect/lib_inventory.h"
 #include "detect/toolkits.h"
+#include "detect/machine_fixtures.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string machine(const std::string& name) { return std::string(GPUSTACK_TEST_FIXTURES) + "/machines/" + name; }
 
 machine_facts toolkits_and_python(const std::string& name) {
-  sysroot sys = sysroot::captured(machine(name));
+  sysroot sys = gs::testing::machine(name);
   machine_facts f;
   detect_toolkits(sys, f);
   detect_python(sys, {}, f);
@@ -172,7 +172,7 @@ TEST(Toolkits, NoGpuMachineHasNoToolkits) {
 }
 
 TEST(Toolkits, RocmPathWinsAndBadOnesAreIssues) {
-  sysroot sys = sysroot::captured(machine("r9700-rocm72"));
+  sysroot sys = gs::testing::machine("r9700-rocm72");
   sys.set_environment({{"ROCM_PATH", "/opt/rocm-6.4.1"}});
   machine_facts f;
   detect_toolkits(sys, f);
@@ -186,7 +186,7 @@ TEST(Toolkits, RocmPathWinsAndBadOnesAreIssues) {
 }
 
 TEST(Toolkits, UnreadableVersionFileIsAnIssue) {
-  sysroot sys = sysroot::captured(machine("r9700-rocm72"));
+  sysroot sys = gs::testing::machine("r9700-rocm72");
   sys.inject_error("/opt/rocm-7.2.0/.info/version", EACCES);
   sys.inject_error("/opt/rocm-7.2.0/lib", EACCES);
   machine_facts f;
