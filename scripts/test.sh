@@ -62,7 +62,12 @@ begin_phase "unit tests under ASan + UBSan"
 # A 32 MiB stack: libstdc++'s std::regex recurses once per input character, and with
 # ASan's redzones (measured at -O0; the margin stays at -O1) a 4 KiB hostile line (BuiltinRules.HostileValuesEverywhereNeverCrash) needs
 # more than the default 8 MiB; the plain run above checks the same line with the default.
-(cd build-asan && ulimit -s 32768 && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+# intercept_tls_get_addr=0: up to LLVM 16 the runtime's __tls_get_addr interceptor takes a
+# dynamic TLS block that happens to start 16 bytes into a page for a pre-2.25 glibc header and
+# reads garbage bounds from it, and LeakSanitizer's tracer then segfaults at exit ("Tracer caught
+# signal 11") after the test passed. comgr (LLVM, much thread_local) hits it: the CI run on
+# d9e6315 failed so with ComgrCompile's body green. Mudlet/Mudlet#9930 traced the mechanism.
+(cd build-asan && ulimit -s 32768 && ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest -LE gpu -E 'Vulkan.TheRealLoaderWhenThisMachineHasOne' --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml)
 check_skips build-asan/ctest-junit.xml
 
