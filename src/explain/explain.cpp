@@ -5,18 +5,43 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 #include <set>
 
 namespace gs {
 namespace {
 
 
-/// Lines that read like an error, for telling the user what was not recognised.
-bool error_like(std::string_view l) {
-  for (std::string_view w : {"Error:", "Error(", "error:", "ERROR", "Exception", "FAILED", "Segmentation fault",
-                             "Aborted", "core dumped", "Killed", " failed", "Traceback"})
-    if (l.find(w) != std::string_view::npos) return true;
-  return false;
+/// How much a line reads like the error itself, for telling the user what was not recognised
+/// (0: not an error line). An exception line ("RuntimeError: ...") or a tool's "x: error: ..."
+/// beats a line that only mentions failure, and a sentence about the error ("and I am getting an
+/// error:") scores nothing, so the line shown is the one a maintainer would quote.
+int error_score(std::string_view l) {
+  size_t b = l.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return 0;
+  std::string_view t = l.substr(b);
+  std::string lower(t);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // Prose about an error: starts like a sentence of the reporter's, or ends on a colon with
+  // nothing of the error itself after the keyword.
+  for (std::string_view w : {"i ", "i'm ", "im ", "we ", "my ", "when i ", "after ", "but ", "and ", "so ", "this ", "it "})
+    if (lower.rfind(w, 0) == 0 && lower.find("error:") == std::string::npos && lower.find("exception:") == std::string::npos)
+      return 0;
+  if (lower.back() == ':' && lower.size() < 60 && lower.find("error: ") == std::string::npos) return 0;
+  // "ValueError: ...", "torch.OutOfMemoryError: ...", "RuntimeError: CUDA error: ..."
+  size_t colon = t.find(": ");
+  if (colon != std::string_view::npos && colon > 0 && t.find(' ') >= colon) {
+    std::string_view name = t.substr(0, colon);
+    if (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Interrupt") || name.ends_with("Fault"))
+      return 5;
+  }
+  for (std::string_view w : {"error:", "fatal:", "fatal error", "error ", "error(", "[error", "exception"})
+    if (lower.find(w) != std::string::npos) return w == "error:" || w == "fatal:" || w == "fatal error" ? 4 : 3;
+  for (std::string_view w : {"segmentation fault", "core dumped", "aborted", "killed", " failed", "failed to", "cannot ",
+                             "could not", "unable to", "out of memory", "not found", "no such file", "illegal"})
+    if (lower.find(w) != std::string::npos) return 3;
+  if (lower.rfind("traceback", 0) == 0) return 1;  // the header: the exception line below says more
+  return 0;
 }
 
 /// Fact keys grouped by what the user would paste to show them, most decisive first.
@@ -46,6 +71,48 @@ std::vector<std::string> already_applied(const std::string& fix, const machine_f
     if (!value.empty() && it != facts.env.end() && it->second == value) out.push_back(var + "=" + value);
   }
   return out;
+}
+
+/// "worked with 6.4 ... fails with 7.1", "broke after updating to 0.5.8": the reporter's own A/B
+/// test. Whatever the error says, the same machine working on one version and not the next is the
+/// strongest evidence a paste can hold, and pinning the working one is the safe first move.
+std::string regression_cue(const std::vector<std::string>& lines) {
+  // Both word orders: "worked fine with HIP SDK 6.4.2" and "with HIP SDK 6.4.2 it works".
+  static constexpr const char* kVersion = R"(((?:[A-Za-z][\w.+-]* ){0,2})v?(\d+\.\d+(?:\.\d+)*))";
+  static constexpr const char* kSubject = R"(,? (?:it |this |that |everything |all |the app |the model )?)";
+  static const std::regex worked_then_version(
+      std::string(R"((?:worked|works|working|ran|runs)(?: fine| well| perfectly| ok| great)? (?:with|on|using|under) )") + kVersion,
+      std::regex::icase);
+  static const std::regex version_then_worked(
+      std::string(R"((?:with|on|using|under) )") + kVersion + kSubject + R"((?:works|worked|ran|runs|was fine|is fine))",
+      std::regex::icase);
+  static const std::regex failed_then_version(
+      std::string(R"((?:fails?|failing|broke|broken|stopped working|(?:doesn'?t|does not|won'?t) work|crash(?:es)?) )"
+                  R"((?:with|on|after|since|from) (?:updating to |upgrading to |the update to )?)") + kVersion,
+      std::regex::icase);
+  static const std::regex version_then_failed(
+      std::string(R"((?:with|on|after updating to|after upgrading to|since) )") + kVersion + kSubject +
+          R"((?:fails|crashes|breaks|broke|doesn'?t work|does not work|stopped working|no longer works))",
+      std::regex::icase);
+  auto read = [](const std::string& l, const std::regex& a, const std::regex& b) {
+    std::smatch m;
+    if (std::regex_search(l, m, a) || std::regex_search(l, m, b)) return m[1].str() + m[2].str();
+    return std::string();
+  };
+  std::string good, bad;
+  for (const std::string& l : lines) {
+    if (l.size() > 400 || (l.find("ork") == std::string::npos && l.find("rok") == std::string::npos &&
+                           l.find("ail") == std::string::npos && l.find("ran ") == std::string::npos &&
+                           l.find("runs ") == std::string::npos && l.find("rash") == std::string::npos &&
+                           l.find("fine") == std::string::npos && l.find("reak") == std::string::npos))
+      continue;  // cheap keyword gate: a 1 MB log must not pay for four regexes a line
+    if (good.empty()) good = read(l, worked_then_version, version_then_worked);
+    if (bad.empty()) bad = read(l, failed_then_version, version_then_failed);
+  }
+  if (good.empty() || bad.empty() || good == bad) return "";
+  return "the paste says it works with " + good + " and fails with " + bad +
+         ": a regression or a changed requirement in " + bad + "; pin " + good +
+         " until it is fixed, and report it upstream with both versions";
 }
 
 }  // namespace
@@ -92,15 +159,17 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
       if (std::find(out.undecided.begin(), out.undecided.end(), sentence) == out.undecided.end()) out.undecided.push_back(sentence);
     }
   for (const std::string& a : out.reading.ambiguities) out.undecided.push_back("the paste says this two ways: " + a);
+  if (std::string cue = regression_cue(out.reading.lines); !cue.empty()) out.undecided.push_back(cue);
   for (const finding& f : out.findings)
     for (const std::string& applied : already_applied(f.remediation, facts))
       out.undecided.push_back(f.id + ": its fix (" + applied +
                               ") is already set in the paste; if it still fails, it did not reach the process or the cause is elsewhere");
 
+  int best = 0;
   for (const std::string& l : out.reading.lines)
-    if (error_like(l)) {
+    if (int score = error_score(l); score > best) {
+      best = score;
       out.first_error_line = l.substr(0, 300);
-      break;
     }
 
   bool gpu_known = !facts.gpus.empty();

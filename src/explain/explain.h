@@ -18,7 +18,7 @@ struct explain_result {
   std::vector<finding> findings;       ///< fail first, then warn, then info
   std::vector<std::string> undecided;  ///< what the paste did not let it decide, one sentence each
   std::string next_step;               ///< the one thing to paste or run next ("" when nothing is missing)
-  std::string first_error_line;        ///< the first line that reads like an error, for "nothing matched"
+  std::string first_error_line;        ///< the line that reads most like the error itself (earliest of the best), for "nothing matched"
 };
 
 explain_result explain_text(std::string_view text, const knowledge_base& kb);

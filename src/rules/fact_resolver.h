@@ -40,6 +40,9 @@ struct fact_context {
   const device_access* dev = nullptr;
   const detection_issue* issue = nullptr;
   const alloc_entry* alloc = nullptr;
+  /// A text rule's match: the capture groups of the regex that matched ([0] is group 1), for
+  /// `{match.N}` in its templates; null outside error-text matching.
+  const std::vector<std::string>* captures = nullptr;
 };
 
 struct fact_info {

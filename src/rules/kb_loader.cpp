@@ -84,7 +84,7 @@ unsigned scopes_of(const std::vector<condition>& cs, const kb_data& kb) {
 }
 
 bool parse_text_template(const toml::table& t, std::string_view key, bool required, const toml::source_region& owner,
-                         kb_parse_ctx& ctx, text_template& out, unsigned& scopes) {
+                         kb_parse_ctx& ctx, text_template& out, unsigned& scopes, int& captures_used) {
   bool ok = true;
   const std::string* s = get_string(t, key, required, owner, ctx, ok);
   if (!s) return ok;
@@ -97,6 +97,10 @@ bool parse_text_template(const toml::table& t, std::string_view key, bool requir
   }
   for (const text_template::piece& p : out.pieces) {
     if (!p.is_fact) continue;
+    if (int n = capture_index(p.text)) {  // checked against the rule's patterns once they are read
+      captures_used = std::max(captures_used, n);
+      continue;
+    }
     auto info = lookup_fact(p.text, ctx.kb);
     if (!info) {
       ctx.error(where, "in " + std::string(key) + " template: " + unknown_fact_message(p.text, ctx.kb));
@@ -288,8 +292,8 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
   if (sev) r.level = *sev;
   if (const std::string* title = get_string(t, "title", true, where, ctx, ok)) r.title = *title;
   if (const std::string* why = get_string(t, "why", false, where, ctx, ok)) r.why = *why;
-  ok = parse_text_template(t, "evidence", true, where, ctx, r.evidence, r.scopes) && ok;
-  ok = parse_text_template(t, "remediation", true, where, ctx, r.remediation, r.scopes) && ok;
+  ok = parse_text_template(t, "evidence", true, where, ctx, r.evidence, r.scopes, r.captures_used) && ok;
+  ok = parse_text_template(t, "remediation", true, where, ctx, r.remediation, r.scopes, r.captures_used) && ok;
   if (const toml::node* refs = t.get("refs")) {
     const toml::array* a = refs->as_array();
     if (!a) {
@@ -364,7 +368,7 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
         }
         if (et->get("evidence")) {
           esc.evidence.emplace();
-          ok = parse_text_template(*et, "evidence", false, et->source(), ctx, *esc.evidence, r.scopes) && ok;
+          ok = parse_text_template(*et, "evidence", false, et->source(), ctx, *esc.evidence, r.scopes, r.captures_used) && ok;
         }
         r.scopes |= scopes_of(esc.when, out);
         r.escalate.push_back(std::move(esc));
@@ -372,6 +376,19 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
     }
   }
   r.scopes |= scopes_of(r.when, out) | scopes_of(r.unless, out) | scopes_of(r.when_shown, out);
+  // {match.N} names what the error text captured, so every pattern that can fire the rule must
+  // be a regex with at least N groups, and the rule cannot fire from facts alone.
+  if (r.captures_used > 0) {
+    std::string why;
+    if (r.match_text.empty() || r.facts_alone) why = "it needs 'match_text' and no 'facts_alone'";
+    for (const text_pattern& p : r.match_text)
+      if (why.empty() && (!p.re || static_cast<int>(p.re->mark_count()) < r.captures_used))
+        why = "match_text pattern \"" + p.text + "\" has fewer than " + std::to_string(r.captures_used) + " capture groups";
+    if (!why.empty()) {
+      ctx.error(where, "{match." + std::to_string(r.captures_used) + "} is a capture group of the matching regex: " + why);
+      ok = false;
+    }
+  }
   if (ok) out.rules.push_back(std::move(r));
 }
 

@@ -119,7 +119,7 @@ std::string trimmed_evidence(std::string_view line) {
   return s;
 }
 
-/// The first line of `text` a pattern matches, trimmed for evidence; nullopt when none does.
+/// The first line of `text` a pattern matches (at most kMaxMatchLine bytes); nullopt when none does.
 /// Substrings are searched in the whole lower-cased text at once; a regex only runs on lines
 /// that hold its anchor (text_pattern::anchor, a literal every match contains), because
 /// std::regex costs microseconds a line and a pasted training log has tens of thousands.
@@ -142,7 +142,7 @@ std::optional<std::string> match_line(const text_pattern& p, std::string_view te
     for (size_t pos = 0; pos <= text.size();) {
       size_t end = text.find('\n', pos);
       if (end == std::string_view::npos) end = text.size();
-      if (regex_hits(text.substr(pos, end - pos))) return trimmed_evidence(text.substr(pos, end - pos));
+      if (regex_hits(text.substr(pos, end - pos))) return std::string(text.substr(pos, std::min(end - pos, kMaxMatchLine)));
       if (end == text.size()) break;
       pos = end + 1;
     }
@@ -164,7 +164,26 @@ std::optional<std::string> match_line(const text_pattern& p, std::string_view te
     }
   }
   if (best_begin == std::string_view::npos) return std::nullopt;
-  return trimmed_evidence(text.substr(best_begin, best_end - best_begin));
+  return std::string(text.substr(best_begin, std::min(best_end - best_begin, kMaxMatchLine)));
+}
+
+/// Groups 1..N of `p`'s regex on the matched line, each trimmed and cut to a phrase's length
+/// (a capture is printed inside a sentence: a symbol, a package, a version).
+std::vector<std::string> captures_of(const text_pattern& p, const std::string& line) {
+  std::vector<std::string> out;
+  if (!p.re) return out;
+  std::smatch m;
+  try {
+    if (!std::regex_search(line, m, *p.re)) return out;
+  } catch (const std::regex_error&) {
+    return out;
+  }
+  for (size_t g = 1; g < m.size(); ++g) {
+    std::string c = m[g].matched ? trimmed_evidence(m[g].str()) : "";
+    if (c.size() > 120) c = c.substr(0, 117) + "...";
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 }  // namespace
@@ -225,7 +244,8 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
     if (!hit) continue;
     if (!std::all_of(r.match_requires.begin(), r.match_requires.end(), anywhere)) continue;
     if (std::any_of(r.match_excludes.begin(), r.match_excludes.end(), anywhere)) continue;
-    std::string matched = "error text matched \"" + hit->text + "\": " + *line;
+    std::string matched = "error text matched \"" + hit->text + "\": " + trimmed_evidence(*line);
+    std::vector<std::string> captures = r.captures_used ? captures_of(*hit, *line) : std::vector<std::string>{};
     // The text is the evidence; the rule's conditions can only take it back. A condition the
     // facts show to be false silences the rule (a gfx12 pipeliner rule on an NVIDIA card); one
     // they cannot decide (pasted text that does not name the GPU) leaves it standing, listed as
@@ -236,8 +256,13 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
       if (when == truth::no) return;
       if (!r.when_shown.empty() && conditions_truth(r.when_shown, ctx) != truth::yes) return;
       if (!r.unless.empty() && conditions_truth(r.unless, ctx) == truth::yes) return;
-      finding f = make_finding(r, ctx);
-      f.evidence = when == truth::yes && !r.when.empty() ? f.evidence + "; " + matched : matched;
+      fact_context with_captures = ctx;
+      with_captures.captures = &captures;
+      finding f = make_finding(r, with_captures);
+      // The rule's own evidence is shown when its conditions were seen to hold or when it is
+      // built from the match itself ({match.N}); otherwise the matched line says it all.
+      bool own = (when == truth::yes && !r.when.empty()) || r.captures_used > 0;
+      f.evidence = own ? f.evidence + "; " + matched : matched;
       for (std::string& k : unknown)
         if (std::find(f.unknown_facts.begin(), f.unknown_facts.end(), k) == f.unknown_facts.end())
           f.unknown_facts.push_back(std::move(k));

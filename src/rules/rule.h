@@ -101,6 +101,9 @@ struct rule {
   /// With match_text, `when` only gates the text match; `facts_alone = true` makes the rule also
   /// fire from the facts without any error text (a known-bad configuration, GS-TRITON-001).
   bool facts_alone = false;
+  /// The highest N of a `{match.N}` placeholder in its templates (0: none): the N-th capture group
+  /// of the match_text regex that matched, so one rule can name what the error names.
+  int captures_used = 0;
   source_pos pos;                       ///< the [[rule]] header
   unsigned scopes = 0;                  ///< fact_scope bits used anywhere in the rule
 };

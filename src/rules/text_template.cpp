@@ -7,6 +7,11 @@
 
 namespace gs {
 
+int capture_index(std::string_view key) {
+  if (key.size() == 7 && key.rfind("match.", 0) == 0 && key[6] >= '1' && key[6] <= '9') return key[6] - '0';
+  return 0;
+}
+
 bool valid_template_format(std::string_view f) { return f.empty() || f == "gib" || f == "mib"; }
 
 bool parse_template(std::string_view text, text_template& out, std::string& error, size_t& offset) {
@@ -68,6 +73,16 @@ std::string render_template(const text_template& t, const fact_context& ctx, std
   for (const text_template::piece& p : t.pieces) {
     if (!p.is_fact) {
       out += p.text;
+      continue;
+    }
+    if (int n = capture_index(p.text)) {
+      const std::vector<std::string>* c = ctx.captures;
+      if (c && static_cast<size_t>(n) <= c->size() && !(*c)[n - 1].empty()) {
+        out += (*c)[n - 1];
+      } else {
+        out += "(not shown)";
+        if (unknown) unknown->push_back(p.text);
+      }
       continue;
     }
     std::optional<fact_value> v = resolve_fact(p.text, ctx);

@@ -16,6 +16,10 @@ struct fact_context;
 /// byte `offset` of the problem. Fact keys are not checked here (the loader does that).
 bool parse_template(std::string_view text, text_template& out, std::string& error, size_t& offset);
 
+/// N for a "match.N" placeholder (N = 1..9: the N-th capture group of the error-text regex that
+/// matched), 0 for a fact key.
+int capture_index(std::string_view key);
+
 /// Formats a template accepts after ':'.
 bool valid_template_format(std::string_view format);
 
@@ -23,7 +27,8 @@ bool valid_template_format(std::string_view format);
 /// pkg.*, "(unknown)" otherwise, so evidence never silently drops a word. On partial facts
 /// (pasted text) a fact the text did not show prints "(not shown)" and its key is appended to
 /// `unknown` when given, so a caller can refuse to print a fix that needs it; a GPU count the
-/// paste only bounds from below (it names two GPUs) prints "at least 2".
+/// paste only bounds from below (it names two GPUs) prints "at least 2". A `{match.N}` the
+/// match did not capture (an optional group) counts as not shown.
 std::string render_template(const text_template& t, const fact_context& ctx, std::vector<std::string>* unknown = nullptr);
 
 }  // namespace gs

@@ -436,5 +436,41 @@ TEST(Explain, NothingMatchedSaysSoAndWhatToPaste) {
   EXPECT_NE(r.next_step.find("gpustack check"), std::string::npos);
 }
 
+
+TEST(Explain, TheUnmatchedErrorIsTheErrorNotTheSentenceAboutIt) {
+  const knowledge_base& kb = builtin_knowledge_base();
+  explain_result r = explain_text("I updated the driver and now it fails.\nand I am getting an error:\n"
+                                  "docker: Error response from daemon: exec: my-hook: stat failed.\n", kb);
+  EXPECT_EQ(r.first_error_line, "docker: Error response from daemon: exec: my-hook: stat failed.");
+  r = explain_text("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    run()\n"
+                   "ZeroDivisionError: division by zero\n", kb);
+  EXPECT_EQ(r.first_error_line, "ZeroDivisionError: division by zero") << "the exception, not the Traceback header";
+  r = explain_text("step 10 loss 2.1\nall good\n", kb);
+  EXPECT_EQ(r.first_error_line, "");
+}
+
+
+TEST(PasteRead, DriverVersionsWrittenInSentences) {
+  EXPECT_EQ(facts_of(read_paste("My driver (535.309.01) should be fine?\n"))["nvidia.driver"], "535.309.01");
+  EXPECT_EQ(facts_of(read_paste("the nvidia driver is 550.54.14 on this box\n"))["nvidia.driver"], "550.54.14");
+  EXPECT_EQ(facts_of(read_paste("updated the driver (2.1) of my mouse\n")).count("nvidia.driver"), 0u) << "not an NVIDIA number";
+}
+
+
+TEST(Explain, AWorkingAndAFailingVersionInOnePasteIsARegressionCue) {
+  const knowledge_base& kb = builtin_knowledge_base();
+  explain_result r = explain_text("It worked fine with HIP SDK 6.4.2.\nIt fails with HIP SDK 7.1.1: hipGetDeviceCount err=100\n", kb);
+  auto cue = std::find_if(r.undecided.begin(), r.undecided.end(), [](const std::string& u) { return u.find("regression") != std::string::npos; });
+  ASSERT_NE(cue, r.undecided.end());
+  EXPECT_NE(cue->find("works with HIP SDK 6.4.2 and fails with HIP SDK 7.1.1"), std::string::npos) << *cue;
+  r = explain_text("On Ollama 0.5.7 everything works.\nAfter updating to 0.5.8 it crashes on load\n", kb);
+  cue = std::find_if(r.undecided.begin(), r.undecided.end(), [](const std::string& u) { return u.find("regression") != std::string::npos; });
+  ASSERT_NE(cue, r.undecided.end());
+  EXPECT_NE(cue->find("works with Ollama 0.5.7 and fails with 0.5.8"), std::string::npos) << *cue;
+  r = explain_text("It worked fine with 2.5.1 and still works with 2.5.1 today\n", kb);
+  EXPECT_TRUE(std::none_of(r.undecided.begin(), r.undecided.end(), [](const std::string& u) { return u.find("regression") != std::string::npos; }))
+      << "one version is no A/B";
+}
+
 }  // namespace
 }  // namespace gs

@@ -220,5 +220,41 @@ TEST(KbEval, MatchRequiresAndExcludesNarrowTheText) {
   EXPECT_TRUE(kb.match_error_text("Building wheel for causal_conv1d on macOS\n" + err, f).empty());
 }
 
+
+/// One text-only rule whose templates name the regex's capture groups.
+knowledge_base capture_kb(const std::string& remediation, const std::string& pattern) {
+  std::string t = "schema = 1\n[[rule]]\nid = \"GS-T-001\"\nseverity = \"warn\"\ntitle = \"skew\"\n"
+                  "evidence = \"{match.2} has no {match.1}\"\nremediation = \"" + remediation + "\"\n"
+                  "match_text = [{ regex = '" + pattern + "' }]\n";
+  std::vector<kb_error> errors;
+  knowledge_base kb = knowledge_base::load({{"m.toml", t}}, errors);
+  for (const kb_error& e : errors) ADD_FAILURE() << e.to_string();
+  return kb;
+}
+
+TEST(KbEval, MatchPlaceholdersNameWhatTheErrorCaptured) {
+  knowledge_base kb = capture_kb("pip install -U {match.2}  # the importer wants a newer one",
+                                 "cannot import name .([A-Za-z_]+). from .([A-Za-z_.]+).");
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  auto fs = kb.match_error_text("  File \"/x/site-packages/trl/trainer/sft.py\", line 3\n"
+                                "ImportError: cannot import name 'prepare_model_for_kbit_training' from 'peft' (/x/peft/__init__.py)\n",
+                                pasted);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].remediation, "pip install -U peft  # the importer wants a newer one");
+  EXPECT_EQ(fs[0].evidence.rfind("peft has no prepare_model_for_kbit_training; error text matched", 0), 0u) << fs[0].evidence;
+  EXPECT_TRUE(fs[0].unknown_facts.empty());
+}
+
+TEST(KbEval, AnOptionalGroupThatDidNotMatchWithholdsTheFix) {
+  knowledge_base kb = capture_kb("pip install {match.2}", "no module named .([a-z_]+).( from [a-z]+)?");
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  auto fs = kb.match_error_text("ModuleNotFoundError: No module named 'peft'\n", pasted);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].remediation, "") << "never a fix with a hole in it";
+  EXPECT_EQ(fs[0].unknown_facts, std::vector<std::string>{"match.2"});
+}
+
 }  // namespace
 }  // namespace gs

@@ -206,5 +206,27 @@ TEST(KbLoader, MutatedBuiltinFilesNeverThrowOrCrash) {
   }
 }
 
+
+TEST(KbLoader, MatchPlaceholdersNeedRegexGroupsOnEveryPattern) {
+  auto text_rule = [](const std::string& extra) {
+    return "schema = 1\n[[rule]]\nid = \"GS-TEST-001\"\nseverity = \"warn\"\ntitle = \"t\"\n"
+           "evidence = \"e\"\nremediation = \"pip install {match.2}\"\n" + extra;
+  };
+  EXPECT_TRUE(load_errors(text_rule("match_text = [{ regex = \"(a)(b)\" }]\n")).empty());
+  auto e = load_errors(text_rule("match_text = [{ regex = \"(a)\" }]\n"));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("{match.2} is a capture group of the matching regex: match_text pattern \"(a)\" has fewer than 2"),
+            std::string::npos) << e[0];
+  e = load_errors(text_rule("match_text = [{ regex = \"(a)(b)\" }, \"plain words\"]\n"));
+  ASSERT_EQ(e.size(), 1u) << "a substring pattern captures nothing";
+  e = load_errors(text_rule("match_text = [{ regex = \"(a)(b)\" }]\nfacts_alone = true\n[rule.when]\ngpu.vendor = \"amd\"\n"));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("needs 'match_text' and no 'facts_alone'"), std::string::npos) << e[0];
+  std::string facts_only = rule_with("");
+  facts_only.replace(facts_only.find("remediation = \"r\""), 17, "remediation = \"{match.1}\"");
+  e = load_errors(facts_only);
+  ASSERT_EQ(e.size(), 1u) << "a facts-only rule has no match";
+}
+
 }  // namespace
 }  // namespace gs
