@@ -4,6 +4,7 @@
 // the driver or the card); the knowledge-base finding that names it; and the fix.
 #pragma once
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -21,12 +22,24 @@ struct fla_verdict_context {
   std::string fla_version;
 };
 
+/// How the depths a backend ran fall, which decides the advice.
+enum class stage_pattern {
+  not_run,     ///< nothing ran (all skipped or not selected)
+  all_pass,    ///< every depth that ran passed
+  fails_above, ///< every failure sits above every pass: a cap at the highest pass avoids them
+  isolated,    ///< a failure below or between passes: a cap cannot help, avoid those depths
+  all_fail,    ///< no depth that ran passed
+};
+const char* to_string(stage_pattern p);
+
 struct fla_backend_verdict {
   std::string backend;
   std::vector<int> passed, failed, skipped;  ///< failed: fail, hang, crash or error
   /// Largest N such that every stage <= N that ran passed; 0 when the lowest one failed;
   /// -1 when nothing ran (all skipped or not selected).
   int highest_safe = -1;
+  stage_pattern pattern = stage_pattern::not_run;
+  std::map<int, std::string> how;  ///< failed stage -> "hang in phase run", "fail in phase run: CUDA error: ..."
   std::string skip_reason;  ///< the first skip's detail, when every stage was skipped
 };
 
@@ -38,6 +51,13 @@ struct fla_verdict {
   std::string finding_id;             ///< GS-TRITON-001/002/003 or GS-FLA-001, "" when none
   std::string fix;                    ///< a command or a version, "" when nothing to fix
   int cap = 0;                        ///< the num_stages cap the fix applies (0: none)
+  std::vector<int> avoid;             ///< depths that fail below or between passing ones (no cap helps)
+  /// The depths FLA itself compiled with at its own configs (its autotuner's candidates on this
+  /// arch, recorded by the fla backend as fla_default_stages_seen); empty when unknown.
+  std::vector<int> fla_own_stages;
+  /// Whether a Triton backend's failing depth is among fla_own_stages (the user's own training
+  /// would hit it); nullopt when FLA's depths are unknown.
+  std::optional<bool> fla_affected;
   std::vector<std::string> lines;     ///< the verdict in words, one statement a line
   bool backward_refused = false;      ///< FLA refused its backward (GS-FLA-001 on Hopper)
   nlohmann::json to_json() const;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "fla/fla_verdict.h"
+#include "support/files.h"
 
 namespace gs {
 namespace {
@@ -77,13 +78,103 @@ TEST(FlaVerdict, EverythingPassesNoFix) {
   for (const auto& b : v.backends) EXPECT_EQ(b.highest_safe, 4) << b.backend;
 }
 
-TEST(FlaVerdict, LowestStageFailingMeansNoneSafeAndAVersionFix) {
+TEST(FlaVerdict, NoDepthPassingMeansAVersionFix) {
   std::vector<probe_result> rs = {step("native", 1, status::pass), step("triton", 1, status::error),
-                                  step("native", 2, status::pass), step("triton", 2, status::pass)};
+                                  step("native", 2, status::pass), step("triton", 2, status::crash)};
   fla_verdict v = decide_fla_verdict(rs, {"amd", "gfx1201", "3.6.0", ""});
-  EXPECT_EQ(find(v, "triton")->highest_safe, 0);  // a pass above a failure is not "safe"
+  EXPECT_EQ(find(v, "triton")->pattern, stage_pattern::all_fail);
   EXPECT_EQ(v.cap, 0);
   EXPECT_NE(v.fix.find("triton==3.5.1"), std::string::npos) << v.fix;
+}
+
+TEST(FlaVerdict, OneFailingDepthBelowPassingOnesIsAvoidedNotCapped) {
+  // The H200's shape: Triton fails at num_stages 1 alone and passes at 2, 3 and 4.
+  probe_result bad = step("triton", 1, status::fail);
+  bad.phase = "run";
+  bad.detail = "AcceleratorError: CUDA error: an illegal memory access was encountered\nmore";
+  std::vector<probe_result> rs = {bad};
+  for (int s = 1; s <= 4; ++s) rs.push_back(step("native", s, status::pass));
+  for (int s = 2; s <= 4; ++s) rs.push_back(step("triton", s, status::pass));
+  fla_verdict v = decide_fla_verdict(rs, {"nvidia", "sm_90", "3.6.0", ""});
+  const fla_backend_verdict* t = find(v, "triton");
+  EXPECT_EQ(t->pattern, stage_pattern::isolated);
+  EXPECT_EQ(t->how.at(1), "fail in phase run: AcceleratorError: CUDA error: an illegal memory access was encountered");
+  EXPECT_EQ(v.avoid, std::vector<int>{1});
+  EXPECT_EQ(v.cap, 0) << "a cap at any depth keeps 1, which is the one that fails";
+  EXPECT_EQ(v.fix, "") << "FLA's own depths are unknown here: nothing to install";
+  EXPECT_TRUE(v.triton_fault);
+  std::string all;
+  for (const std::string& l : v.lines) all += l + "\n";
+  EXPECT_NE(all.find("triton: passes at num_stages 2,3,4, fails at 1 (1: fail in phase run: "), std::string::npos) << all;
+  EXPECT_NE(all.find("avoid num_stages 1"), std::string::npos) << all;
+  EXPECT_EQ(all.find("none"), std::string::npos) << "never 'highest safe none' when three depths pass:\n" << all;
+  EXPECT_EQ(v.to_json()["backends"]["triton"]["pattern"], "isolated");
+}
+
+TEST(FlaVerdict, WhetherFlasOwnDepthsAreHitDecidesTheAdvice) {
+  auto run = [](std::vector<int> fla_own) {
+    std::vector<probe_result> rs;
+    for (int s = 1; s <= 4; ++s) {
+      rs.push_back(step("native", s, status::pass));
+      rs.push_back(step("triton", s, s == 1 ? status::fail : status::pass));
+    }
+    rs.push_back(step("fla", 2, status::pass, {{"fla_default_stages_seen", fla_own}}));
+    return decide_fla_verdict(rs, {"nvidia", "sm_90", "3.6.0", "0.5.0"});
+  };
+  fla_verdict spared = run({2, 3, 4});
+  ASSERT_TRUE(spared.fla_affected.has_value());
+  EXPECT_FALSE(*spared.fla_affected);
+  EXPECT_EQ(spared.fix, "");
+  EXPECT_EQ(spared.fla_own_stages, (std::vector<int>{2, 3, 4}));
+  fla_verdict hit = run({1, 2});
+  ASSERT_TRUE(hit.fla_affected.has_value());
+  EXPECT_TRUE(*hit.fla_affected);
+  EXPECT_NE(hit.fix.find("keep FLA off num_stages 1"), std::string::npos) << hit.fix;
+  EXPECT_EQ(hit.to_json()["fla_affected"], true);
+}
+
+TEST(FlaVerdict, FailuresAboveThePassesAreCappedUnlessFlaNeverGoesThere) {
+  // gfx1201-like: Triton's pipeliner breaks from num_stages 2 up.
+  std::vector<probe_result> rs;
+  for (int s = 1; s <= 4; ++s) {
+    rs.push_back(step("native", s, status::pass));
+    rs.push_back(step("fla", s, s >= 2 ? status::hang : status::pass, {{"fla_default_stages_seen", {1, 2, 3}}}));
+  }
+  fla_verdict v = decide_fla_verdict(rs, {"amd", "gfx1201", "3.6.0", "0.5.0"});
+  EXPECT_EQ(find(v, "fla")->pattern, stage_pattern::fails_above);
+  EXPECT_EQ(find(v, "fla")->how.at(2), "hang");
+  EXPECT_EQ(v.cap, 1);
+  EXPECT_EQ(v.fix, "gpustack fix triton-stages --max 1");
+  // The same failures where FLA only ever compiles at 1: nothing of the user's is hit.
+  for (probe_result& r : rs) r.data["fla_default_stages_seen"] = {1};
+  v = decide_fla_verdict(rs, {"amd", "gfx1201", "3.6.0", "0.5.0"});
+  EXPECT_EQ(v.cap, 0);
+  EXPECT_EQ(v.fix, "");
+}
+
+TEST(FlaVerdict, TheRecordedH200Run) {
+  // probe fla --backends native,triton --stages 1..4 on the H200 (2026-12-03): triton failed at
+  // 1 alone and the landed verdict said "highest safe num_stages none" and "install a Triton ...".
+  nlohmann::json report = nlohmann::json::parse(test::read_file(test::fixture_dir("fla") + "h200_probe_fla_2026-12-03.json"));
+  std::vector<probe_result> rs;
+  for (const nlohmann::json& p : report["probes"]) {
+    if (p["id"] == "fla.verdict") continue;
+    probe_result r;
+    r.id = p["id"];
+    r.outcome = parse_status(p["status"].get<std::string>()).value();
+    r.phase = p.value("phase", "");
+    r.detail = p.value("detail", "");
+    r.data = p.value("data", nlohmann::json::object());
+    rs.push_back(r);
+  }
+  ASSERT_EQ(rs.size(), 8u);
+  fla_verdict v = decide_fla_verdict(rs, {"nvidia", "sm_90", "3.6.0", ""});
+  EXPECT_EQ(find(v, "triton")->passed, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(find(v, "triton")->failed, std::vector<int>{1});
+  EXPECT_EQ(v.avoid, std::vector<int>{1});
+  EXPECT_EQ(v.cap, 0);
+  EXPECT_EQ(v.fix.find("install a Triton"), std::string::npos) << v.fix;
+  EXPECT_EQ(find(v, "native")->pattern, stage_pattern::all_pass);
 }
 
 TEST(FlaVerdict, SkippedBackendIsNotRunWithTheReason) {
