@@ -28,7 +28,7 @@ struct estimate_args {
   double width_scale = 1.0;
   double vram_gb = 0, ram_gb = 0, disk_gb = 0;
   bool list_models = false;
-  bool json = false, markdown = false;
+  output_options out;  ///< the same --json/--markdown/-o as every command
 };
 
 std::string gb(uint64_t b) { return fmt::format("{:.2f} GiB", double(b) / double(1ull << 30)); }
@@ -181,16 +181,14 @@ int run_estimate(const estimate_args& a) {
   memory_estimate e = estimate_training(*m, r);
   machine_budget mb = detect_budget(a);
   fit_report f = judge_fit(*m, r, e, mb);
-  if (a.json) {
-    nlohmann::json j = e.to_json();
-    j["machine"] = {{"gpu", mb.gpu_name}, {"vram_bytes", mb.vram_bytes}, {"ram_bytes", mb.ram_bytes},
-                    {"disk_free_bytes", mb.disk_free_bytes}, {"disk_path", mb.disk_path}};
-    j["fit"] = f.to_json();
-    j["hf_config"] = to_hf_config_json(*m);
-    std::printf("%s\n", j.dump(2).c_str());
-  } else {
-    std::fputs(render_text(*m, e, f, mb, a.markdown).c_str(), stdout);
-  }
+  nlohmann::json j = e.to_json();
+  j["machine"] = {{"gpu", mb.gpu_name}, {"vram_bytes", mb.vram_bytes}, {"ram_bytes", mb.ram_bytes},
+                  {"disk_free_bytes", mb.disk_free_bytes}, {"disk_path", mb.disk_path}};
+  j["fit"] = f.to_json();
+  j["hf_config"] = to_hf_config_json(*m);
+  if (!emit_report(a.out, j.dump(2) + "\n", a.out.markdown ? render_text(*m, e, f, mb, true) : "",
+                   a.out.json || a.out.markdown ? "" : render_text(*m, e, f, mb, false)))
+    return exit_usage;
   return f.overall == fit::fits || f.overall == fit::unknown ? exit_ok : 1;  // unknown: nothing failed
 }
 
@@ -222,8 +220,7 @@ command_spec estimate_command() {
             sub.add_option("--ram", a->ram_gb, "ask about GIB GiB of host RAM instead of this machine's")->check(CLI::Range(0.1, 1e7));
             sub.add_option("--disk", a->disk_gb, "ask about GIB GiB of free disk instead of the HF cache's filesystem")
                 ->check(CLI::Range(0.1, 1e9));
-            sub.add_flag("--json", a->json, "print the estimate, fit verdict and HF config as JSON");
-            sub.add_flag("--markdown", a->markdown, "print Markdown tables");
+            add_output_options(sub, a->out);  // --json: the estimate, fit verdict and HF config
             return [a] { return run_estimate(*a); };
           }};
 }

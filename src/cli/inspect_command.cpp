@@ -98,9 +98,14 @@ int run_inspect(const inspect_args& a) {
   }
   if (progress && !refs.empty()) std::fprintf(stderr, "\r%-80s\r", "");
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::string json = a.out.json ? inspect_json(libs, gpus, ms, a.out.include_identifiers).dump(2) + "\n" : "";
+  bool want_json = a.out.json || a.out.markdown;
+  std::string json = want_json ? inspect_json(libs, gpus, ms, a.out.include_identifiers).dump(2) + "\n" : "";
   std::string human = a.out.json ? "" : inspect_human(libs, gpus, ms, a.out.include_identifiers);
-  if (!emit_report(a.out, json, human, human)) return exit_usage;
+  // For an issue thread: the table as the terminal shows it, the JSON folded under it.
+  std::string markdown = a.out.markdown ? "```text\n" + human + "```\n\n<details><summary>gpustack inspect --json</summary>\n\n```json\n" +
+                                              json + "```\n</details>\n"
+                                        : "";
+  if (!emit_report(a.out, json, markdown, human)) return exit_usage;
   return inspect_failed(libs, gpus) ? exit_failed : exit_ok;
 }
 
@@ -112,9 +117,7 @@ command_spec inspect_command() {
             auto a = std::make_shared<inspect_args>();
             sub.add_option("paths", a->paths,
                            "libraries, bundles, fatbins or directories of them (default: the GPU libraries of the Python env)");
-            sub.add_flag("--json", a->out.json, "print the listing as JSON");
-            sub.add_option("-o,--output", a->out.out_file, "write the output to FILE instead of standard output");
-            sub.add_flag("--include-identifiers", a->out.include_identifiers, "keep user names in paths");
+            add_output_options(sub, a->out);
             sub.add_option("--gpu", a->gpu, "judge for this arch instead of the detected GPU (sm_90, 9.0, gfx1201, gfx90a:xnack-); repeatable")->allow_extra_args(false);
             add_python_options(sub, a->detect, "the Python interpreter whose environment is scanned",
                                "the virtual environment to scan");
