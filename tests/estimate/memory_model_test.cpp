@@ -5,42 +5,10 @@
 #include "estimate/fit_verdict.h"
 #include "estimate/memory_model.h"
 
+#include "support/tiny_model.h"
+
 namespace gs {
 namespace {
-
-const char* kTiny = R"(name = "tiny"
-hf_repo = "x/tiny"
-family = "qwen3_5"
-model_type = "qwen3_5_text"
-source = "test"
-vocab_size = 1000
-hidden_size = 64
-intermediate_size = 128
-num_hidden_layers = 4
-hidden_act = "silu"
-tie_word_embeddings = true
-max_position_embeddings = 4096
-rms_norm_eps = 1e-6
-[layer_pattern]
-period = 4
-other = "linear_attention"
-[full_attention]
-num_heads = 4
-num_kv_heads = 2
-head_dim = 16
-output_gate = true
-[linear_attention]
-num_key_heads = 2
-num_value_heads = 4
-key_head_dim = 8
-value_head_dim = 8
-conv_kernel = 4
-[lora]
-target_modules = ["q_proj", "in_proj_qkv", "down_proj"]
-[checkpoint]
-extra_params = 1000
-shard_bytes = 100000
-)";
 
 uint64_t term(const std::vector<mem_term>& v, const std::string& key) {
   for (const mem_term& t : v)
@@ -50,7 +18,7 @@ uint64_t term(const std::vector<mem_term>& v, const std::string& key) {
 }
 
 model_spec tiny() {
-  model_registry reg = load_model_registry({{"tiny.toml", kTiny}});
+  model_registry reg = load_model_registry({{"tiny.toml", test::kTinyModel}});
   EXPECT_TRUE(reg.ok()) << (reg.errors.empty() ? "" : reg.errors[0].describe());
   return reg.models.at(0);
 }

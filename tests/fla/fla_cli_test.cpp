@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/run_binary.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
@@ -69,7 +70,7 @@ TEST(FlaCli, NativeOnTheCpuAtEachDepthWithAVerdict) {
 }
 
 TEST(FlaCli, PythonBackendsSkipCleanlyWithoutTorch) {
-  if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "this Python has torch";
+  if (gs::test::python_has_torch("/usr/bin/python3")) GTEST_SKIP() << "this Python has torch";
   cli_out r = gs::testing::run_gpustack("probe fla --backends triton,fla --stages 1..2 --python /usr/bin/python3 --json --no-matrix");
   ASSERT_EQ(r.rc, 0) << r.err;
   nlohmann::json rep = nlohmann::json::parse(r.out);

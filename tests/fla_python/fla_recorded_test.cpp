@@ -20,6 +20,7 @@
 #include "python/python_probe.h"
 #include "watch/probe_runner.h"
 #include "support/files.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {
@@ -31,17 +32,9 @@ namespace fs = std::filesystem;
 /// The machine a recording was made on: its GPU and the Triton 3.6.0 / FLA 0.5.0 stack the
 /// recordings ran with (the rules' `when` gates their error text on those versions).
 machine_facts gpu_facts(const char* vendor, const char* name, const char* arch) {
-  machine_facts f;
-  gpu_info g;
-  g.vendor = vendor;
-  g.name = name;
-  g.arch = arch;
-  g.wave_size = 32;
-  f.gpus.push_back(g);
+  machine_facts f = test::one_gpu(vendor, name, arch);
   f.python.found = true;
-  f.python.packages["triton"] = {"triton", "3.6.0", "", "pip", false};
-  f.python.packages["flash-linear-attention"] = {"flash-linear-attention", "0.5.0", "", "pip", false};
-  return f;
+  return test::with_pkg(test::with_pkg(f, "triton", "3.6.0"), "flash-linear-attention", "0.5.0");
 }
 
 bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }

@@ -15,11 +15,14 @@
 
 #include "core/assets.h"
 #include "python/python_probe.h"
+#include "support/probe_harness.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
+using test::recording_sink;
+using test::scoped_env;
 const std::string kFakes = std::string(GPUSTACK_TEST_FIXTURES) + "/python_fakes/";
 
 // What fla-native's orchestrator places beside each script (src/fla/fla_probes.cpp), spelled out
@@ -41,29 +44,6 @@ nlohmann::json case_args(int stage) {
   return {{"stage", stage}, {"B", 2},     {"T", 4096},        {"H", 16},          {"HV", 16},     {"K", 128},
           {"V", 128},       {"chunk", 64}, {"dtype", "bf16"}, {"seed", 20261202}, {"backward", true}, {"spin", false}};
 }
-
-class recording_sink : public phase_sink {
- public:
-  void phase(std::string_view p) override { phases.emplace_back(p); }
-  void heartbeat() override {}
-  std::vector<std::string> phases;
-};
-
-class scoped_env {
- public:
-  scoped_env(const char* k, const std::string& v) : k_(k) {
-    if (const char* old = std::getenv(k)) old_ = old;
-    ::setenv(k, v.c_str(), 1);
-  }
-  ~scoped_env() {
-    if (old_) ::setenv(k_, old_->c_str(), 1);
-    else ::unsetenv(k_);
-  }
-
- private:
-  const char* k_;
-  std::optional<std::string> old_;
-};
 
 struct run_out {
   python_probe_outcome outcome;

@@ -9,25 +9,14 @@
 #include "inspect/gpu_libraries.h"
 #include "rules/knowledge_base.h"
 #include "support/inspect_data.h"
+#include "support/run_binary.h"
 
 namespace gs {
 namespace {
 
-struct cli_result {
-  int rc = -1;
-  std::string out;
-};
+using cli_result = gs::testing::run_output;
 
-cli_result cli(const std::string& args) {
-  std::string out;
-  std::string cmd = std::string(GPUSTACK_BINARY) + " " + args + " 2>/dev/null; echo \"rc=$?\"";
-  test::run(cmd, &out);
-  cli_result r;
-  size_t at = out.rfind("rc=");
-  if (at != std::string::npos) r.rc = std::stoi(out.substr(at + 3));
-  r.out = out.substr(0, at);
-  return r;
-}
+cli_result cli(const std::string& args) { return gs::testing::run_gpustack(args); }
 
 TEST(InspectCli, JsonVerdictAndExitCodes) {
   const auto& n = test::nvcc_built();

@@ -7,12 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include "matrix_test_util.h"
-#include "support/report_schema.h"
-
 #include "support/files.h"
+#include "support/report_schema.h"
+#include "support/run_binary.h"
 
 namespace gs {
 namespace {
@@ -20,11 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct cli_result {
-  int rc = -1;
-  std::string out, err;
-};
-
+using cli_result = gs::testing::run_output;
 
 class MatrixCli : public ::testing::Test {
  protected:
@@ -35,12 +30,7 @@ class MatrixCli : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
-  cli_result run(const std::string& args) {
-    std::string out = (dir_ / "out").string(), err = (dir_ / "err").string();
-    std::string cmd = "'" GPUSTACK_BINARY "' " + args + " >'" + out + "' 2>'" + err + "'";
-    int st = std::system(cmd.c_str());
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, gs::test::read_file(out), gs::test::read_file(err)};
-  }
+  cli_result run(const std::string& args) { return gs::testing::run_gpustack(args); }
   std::string write(const std::string& name, const json& j) {
     std::string p = (dir_ / name).string();
     std::ofstream(p) << j.dump(2);

@@ -14,6 +14,7 @@
 #include "matrix_test_util.h"
 
 #include "support/files.h"
+#include "support/run_binary.h"
 
 namespace gs {
 namespace {
@@ -43,11 +44,11 @@ TEST(MatrixScreenshot, HeadlessChromiumRendersTheGrid) {
   // A user matrix next to the shipped one: the H200 example reports, merged by the CLI.
   std::string m = (dir / "m.toml").string(), html = (dir / "matrix.html").string(), png = (dir / "shot.png").string();
   std::string ex = std::string(GPUSTACK_SOURCE_DIR) + "/reports/examples/";
-  std::string merge = std::string("'") + GPUSTACK_BINARY + "' matrix merge --matrix '" + m + "' '" + ex + "h200-probe.json' '" +
-                      ex + "h200-quant-probes.json' 2>/dev/null";
-  ASSERT_EQ(std::system(merge.c_str()), 0);
-  std::string show = std::string("'") + GPUSTACK_BINARY + "' matrix show --html --matrix '" + m + "' -o '" + html + "' 2>/dev/null";
-  ASSERT_EQ(std::system(show.c_str()), 0);
+  gs::testing::run_output merge =
+      gs::testing::run_gpustack("matrix merge --matrix '" + m + "' '" + ex + "h200-probe.json' '" + ex + "h200-quant-probes.json'");
+  ASSERT_EQ(merge.rc, 0) << merge.err;
+  gs::testing::run_output show = gs::testing::run_gpustack("matrix show --html --matrix '" + m + "' -o '" + html + "'");
+  ASSERT_EQ(show.rc, 0) << show.err;
   // --no-sandbox: CI runs as root, where Chromium refuses its sandbox. A private profile
   // directory keeps runs independent; `timeout` keeps a wedged browser from stalling the suite.
   std::string common = "timeout 120 " + chromium + " --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir='" +

@@ -5,6 +5,8 @@
 
 #include "models/model_registry.h"
 
+#include "support/tiny_model.h"
+
 namespace gs {
 namespace {
 
@@ -15,38 +17,6 @@ const model_spec& get(std::string_view name) {
 }
 
 model_registry load_one(const std::string& text) { return load_model_registry({{"matrix/models/t.toml", text}}); }
-
-// A minimal valid file; tests break one thing at a time.
-const char* kTiny = R"(name = "tiny"
-hf_repo = "x/tiny"
-family = "qwen3_5"
-model_type = "qwen3_5_text"
-source = "test"
-vocab_size = 1000
-hidden_size = 64
-intermediate_size = 128
-num_hidden_layers = 4
-hidden_act = "silu"
-tie_word_embeddings = true
-max_position_embeddings = 4096
-rms_norm_eps = 1e-6
-[layer_pattern]
-period = 4
-other = "linear_attention"
-[full_attention]
-num_heads = 4
-num_kv_heads = 2
-head_dim = 16
-output_gate = true
-[linear_attention]
-num_key_heads = 2
-num_value_heads = 4
-key_head_dim = 8
-value_head_dim = 8
-conv_kernel = 4
-[lora]
-target_modules = ["q_proj", "in_proj_qkv", "down_proj"]
-)";
 
 TEST(ModelRegistry, BuiltinLoadsWithoutErrors) {
   const model_registry& reg = builtin_model_registry();
@@ -105,7 +75,7 @@ TEST(ModelRegistry, Gemma4ParamsMatchKernelSpecs) {
 }
 
 TEST(ModelRegistry, LoraParamsHandComputed) {
-  model_registry reg = load_one(kTiny);
+  model_registry reg = load_one(test::kTinyModel);
   ASSERT_TRUE(reg.ok()) << reg.errors[0].describe();
   const model_spec& m = reg.models[0];
   // 3 linear layers + 1 full. q_proj only on the full layer: 16*(64 + 4*16*2);
@@ -123,7 +93,7 @@ TEST(ModelRegistry, MalformedTomlCitesPosition) {
 }
 
 TEST(ModelRegistry, BadValuesCiteTheirPosition) {
-  std::string t = kTiny;
+  std::string t = test::kTinyModel;
   t.replace(t.find("hidden_size = 64"), 16, "hidden_size = \"64\"");
   model_registry reg = load_one(t);
   ASSERT_FALSE(reg.ok());
@@ -132,14 +102,14 @@ TEST(ModelRegistry, BadValuesCiteTheirPosition) {
   EXPECT_NE(reg.errors[0].describe().find("matrix/models/t.toml:7:15: 'hidden_size' must be an integer"), std::string::npos)
       << reg.errors[0].describe();
 
-  t = kTiny;
+  t = test::kTinyModel;
   t.replace(t.find("num_kv_heads = 2"), 16, "num_kv_heeds = 2");
   reg = load_one(t);
   ASSERT_FALSE(reg.ok());
   EXPECT_NE(reg.errors[0].message.find("did you mean 'num_kv_heads'"), std::string::npos) << reg.errors[0].describe();
   EXPECT_EQ(reg.errors[0].line, 19);
 
-  t = kTiny;
+  t = test::kTinyModel;
   t.replace(t.find("\"q_proj\", \"in_proj_qkv\""), 23, "\"q_prj\", \"in_proj_qkv\"");
   reg = load_one(t);
   ASSERT_FALSE(reg.ok());
@@ -149,7 +119,7 @@ TEST(ModelRegistry, BadValuesCiteTheirPosition) {
 }
 
 TEST(ModelRegistry, DuplicateNamesRejected) {
-  model_registry reg = load_model_registry({{"a.toml", kTiny}, {"b.toml", kTiny}});
+  model_registry reg = load_model_registry({{"a.toml", test::kTinyModel}, {"b.toml", test::kTinyModel}});
   EXPECT_EQ(reg.models.size(), 1u);
   ASSERT_EQ(reg.errors.size(), 1u);
   EXPECT_EQ(reg.errors[0].file, "b.toml");

@@ -3,14 +3,13 @@
 // synchronous; `sync` on a GPU), exits 3, and the probe
 // named after it still runs and passes (the device is checked usable, not written off).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "support/files.h"
+#include "support/run_binary.h"
 
 namespace gs {
 namespace {
@@ -21,21 +20,15 @@ TEST(GpuHangSelftest, HangsInSyncAndTheNextProbeStillRuns) {
   fs::path dir = fs::temp_directory_path() / ("gs-gpu-hang-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::string cmd = "GPUSTACK_STATE_DIR='" + dir.string() + "' GPUSTACK_CACHE_DIR='" + dir.string() +
-                    "/jit' '" GPUSTACK_BINARY "' probe selftest.gpu_hang tensor.vector_add --device cpu "
-                    "--timeout 2 --json -o '" + (dir / "r.json").string() + "' 2>/dev/null";
-  auto t0 = std::chrono::steady_clock::now();
-  int st = std::system(cmd.c_str());
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_TRUE(WIFEXITED(st));
-  EXPECT_EQ(WEXITSTATUS(st), 3);
-  EXPECT_LT(seconds, 15.0);
+  testing::run_output r = testing::run_gpustack(
+      "probe selftest.gpu_hang tensor.vector_add --device cpu --timeout 2 --json -o '" + (dir / "r.json").string() + "'",
+      testing::run_options{.dir = dir, .env = "GPUSTACK_CACHE_DIR='" + (dir / "jit").string() + "'"});
+  EXPECT_EQ(r.rc, 3) << r.err;
+  EXPECT_LT(r.seconds, 15.0);
 
-  std::ifstream f(dir / "r.json");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  nlohmann::json report = nlohmann::json::parse(ss.str(), nullptr, false);
-  ASSERT_FALSE(report.is_discarded()) << ss.str();
+  std::string text = gs::test::read_file(dir / "r.json");
+  nlohmann::json report = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << text;
   bool saw_hang = false, saw_next = false;
   for (const auto& p : report["probes"]) {
     if (p["id"] == "selftest.gpu_hang") {

@@ -16,15 +16,12 @@
 #include "probes/probe.h"
 #include "probes/tensor_probes.h"
 #include "runtime/runtime_cpu.h"
+#include "support/probe_harness.h"
 
 namespace {
 
-struct recording_sink : gs::phase_sink {
-  std::vector<std::string> phases;
-  int heartbeats = 0;
-  void phase(std::string_view p) override { phases.emplace_back(p); }
-  void heartbeat() override { ++heartbeats; }
-};
+using gs::test::recording_sink;
+
 
 gs::probe_context cpu_context(recording_sink& sink) {
   gs::probe_context ctx;

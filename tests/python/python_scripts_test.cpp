@@ -18,11 +18,16 @@
 #include "probes/python_probes.h"
 #include "python/python_probe.h"
 #include "watch/probe_runner.h"
+#include "support/probe_harness.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
+using test::facts_for;
+using test::recording_sink;
+using test::scoped_env;
 const std::string kFakes = std::string(GPUSTACK_TEST_FIXTURES) + "/python_fakes/";
 
 struct step {
@@ -35,31 +40,6 @@ const step kSteps[] = {
     {"py.transformers.bnb", "probes/python/hf_bnb_config.py"}, {"py.peft.lora", "probes/python/peft_lora.py"},
     {"py.trl.config", "probes/python/trl_config.py"}, {"py.sdpa", "probes/python/sdpa.py"},
     {"py.triton", "probes/python/triton_smoke.py"},
-};
-
-class recording_sink : public phase_sink {
- public:
-  void phase(std::string_view p) override { phases.emplace_back(p); }
-  void heartbeat() override { ++beats; }
-  std::vector<std::string> phases;
-  int beats = 0;
-};
-
-/// Sets an environment variable for the scope of a test (children inherit it).
-class scoped_env {
- public:
-  scoped_env(const char* k, const std::string& v) : k_(k) {
-    if (const char* old = std::getenv(k)) old_ = old;
-    ::setenv(k, v.c_str(), 1);
-  }
-  ~scoped_env() {
-    if (old_) ::setenv(k_, old_->c_str(), 1);
-    else ::unsetenv(k_);
-  }
-
- private:
-  const char* k_;
-  std::optional<std::string> old_;
 };
 
 /// The first python3 on PATH (here: the pyenv shim) and /usr/bin/python3, when they exist.
@@ -75,27 +55,6 @@ std::vector<std::string> real_pythons() {
   if (::access("/usr/bin/python3", X_OK) == 0 && std::find(out.begin(), out.end(), "/usr/bin/python3") == out.end())
     out.push_back("/usr/bin/python3");
   return out;
-}
-
-bool has_torch(const std::string& py) {
-  std::string cmd = "'" + py + "' -c 'import torch' >/dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0;
-}
-
-machine_facts facts_for(const std::string& python, bool with_gpu = false) {
-  machine_facts f;
-  f.python.found = true;
-  f.python.interpreter = python;
-  f.python.version = "3";
-  f.python.env_kind = "system";
-  if (with_gpu) {
-    gpu_info g;
-    g.vendor = "nvidia";
-    g.name = "NVIDIA H200";
-    g.arch = "sm_90";
-    f.gpus.push_back(g);
-  }
-  return f;
 }
 
 probe_result run_step(const machine_facts& f, const step& s, recording_sink* sink = nullptr) {
@@ -122,7 +81,7 @@ TEST(PythonScripts, EveryScriptSkipsCleanlyWithoutTorchOnEachRealPython) {
   std::vector<std::string> pys = real_pythons();
   ASSERT_FALSE(pys.empty()) << "no python3 on this machine";
   for (const std::string& py : pys) {
-    if (has_torch(py)) {
+    if (test::python_has_torch(py)) {
       ADD_FAILURE() << py << " has torch: this test needs a torch-less Python";
       continue;
     }
@@ -226,13 +185,8 @@ TEST(PythonScripts, DeviceArchIsSmOnCudaEvenWhenGcnArchNameIsSet) {
       "print(gs.device_name(fake(None, dict(name='NVIDIA H200', gcnArchName='NVIDIA H200', major=9, minor=0)), 0))\n"
       "print(gs.device_name(fake('7.2.26015', dict(name='AMD Radeon AI PRO R9700', gcnArchName='gfx1201:sramecc-:xnack-', major=12, minor=0)), 0))\n";
   std::ofstream(dir / "probe.py") << snippet;
-  std::string cmd = "cd '" + dir.string() + "' && /usr/bin/python3 probe.py 2>&1";
   std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    ::pclose(p);
-  }
+  test::shell("cd '" + dir.string() + "' && /usr/bin/python3 probe.py", &out);
   EXPECT_EQ(out, "('NVIDIA H200', 'sm_90')\n('AMD Radeon AI PRO R9700', 'gfx1201')\n");
   fs::remove_all(dir);
 }

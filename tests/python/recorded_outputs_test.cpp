@@ -13,6 +13,7 @@
 #include "python/python_probe.h"
 
 #include "support/files.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {
@@ -21,28 +22,10 @@ using gs::test::fixture_dir;
 
 
 
-machine_facts h200() {
-  machine_facts f;
-  gpu_info g;
-  g.vendor = "nvidia";
-  g.name = "NVIDIA H200";
-  g.arch = "sm_90";
-  f.gpus.push_back(g);
-  f.python.found = true;
-  f.python.interpreter = "/opt/torch/.venv/bin/python3";
-  return f;
-}
-
-machine_facts r9700() {
-  machine_facts f;
-  gpu_info g;
-  g.vendor = "amd";
-  g.name = "AMD Radeon AI PRO R9700";
-  g.arch = "gfx1201";
-  g.wave_size = 32;
-  f.gpus.push_back(g);
-  return f;
-}
+// The machines the recordings were made on, as far as their results depend on them: the GPU,
+// and on the H200 the venv's interpreter.
+machine_facts recorded_h200() { return test::facts_for("/opt/torch/.venv/bin/python3", /*with_gpu=*/true); }
+machine_facts recorded_r9700() { return test::one_gpu("amd", "AMD Radeon AI PRO R9700", "gfx1201"); }
 
 /// A recorded run as the probe would report it (`rc`/`sig`: how the interpreter ended).
 probe_result replay(const std::string& name, const std::string& id, const machine_facts& facts, int rc = 0, int sig = 0) {
@@ -80,7 +63,7 @@ TEST(RecordedOutputs, HealthyH200StepsPassAndRecordTheirVersions) {
   };
   for (const row& w : rows) {
     SCOPED_TRACE(w.file);
-    probe_result r = replay(w.file, w.id, h200());
+    probe_result r = replay(w.file, w.id, recorded_h200());
     EXPECT_EQ(r.outcome, status::pass) << r.detail;
     EXPECT_NE(r.detail.find(w.detail_has), std::string::npos) << r.detail;
     EXPECT_EQ(r.data["versions"]["torch"], "2.11.0+cu130");
@@ -88,14 +71,14 @@ TEST(RecordedOutputs, HealthyH200StepsPassAndRecordTheirVersions) {
     EXPECT_FALSE(r.data.contains("output_tail")) << "a pass keeps no log";
     EXPECT_TRUE(r.finding_ids.empty());
   }
-  probe_result s = replay("h200_sdpa", "py.sdpa", h200());
+  probe_result s = replay("h200_sdpa", "py.sdpa", recorded_h200());
   EXPECT_EQ(s.data["selected"], "cudnn");
   EXPECT_EQ(s.data["backends"].size(), 4u);
-  EXPECT_EQ(replay("h200_triton", "py.triton", h200()).data["target"]["warp_size"], 32);
+  EXPECT_EQ(replay("h200_triton", "py.triton", recorded_h200()).data["target"]["warp_size"], 32);
 }
 
 TEST(RecordedOutputs, TheNf4VectorsAreComparedWithGpustacksReferenceAndLeaveTheReport) {
-  probe_result r = replay("h200_bnb_nf4", "py.bnb.nf4", h200());
+  probe_result r = replay("h200_bnb_nf4", "py.bnb.nf4", recorded_h200());
   EXPECT_EQ(r.outcome, status::pass) << r.detail;
   EXPECT_FALSE(r.data.contains("golden")) << "the vectors themselves stay out of the report";
   EXPECT_EQ(r.data["reference_check"]["status"], "match") << r.data["reference_check"].dump(1);
@@ -115,7 +98,7 @@ TEST(RecordedOutputs, Nf4BytesThatDifferFromTheReferenceFailTheStep) {
   text.replace(q, end - q, text.substr(q, end - q) == "119" ? "120" : "119");
   probe_result r = to_probe_result("py.bnb.nf4", outcome_from_output(text, "", 0, 0));
   ASSERT_EQ(r.outcome, status::pass);
-  machine_facts f = h200();
+  machine_facts f = recorded_h200();
   probe_context ctx;
   ctx.facts = &f;
   handle_golden_vectors(ctx, r);
@@ -127,7 +110,7 @@ TEST(RecordedOutputs, Nf4BytesThatDifferFromTheReferenceFailTheStep) {
 
 TEST(RecordedOutputs, VectorsAreWrittenWhereVectorsDirSays) {
   std::string dir = ::testing::TempDir();
-  machine_facts f = h200();
+  machine_facts f = recorded_h200();
   probe_context ctx;
   ctx.facts = &f;
   ctx.options["vectors_dir"] = dir;
@@ -140,7 +123,7 @@ TEST(RecordedOutputs, VectorsAreWrittenWhereVectorsDirSays) {
 }
 
 TEST(RecordedOutputs, BitsandbytesCpuFallbackNamesItsFinding) {
-  probe_result r = replay("r9700_bnb_cpu_fallback", "py.bnb.load", r9700());
+  probe_result r = replay("r9700_bnb_cpu_fallback", "py.bnb.load", recorded_r9700());
   EXPECT_EQ(r.outcome, status::fail);
   EXPECT_TRUE(names(r, "GS-BNB-005")) << nlohmann::json(r.finding_ids).dump();
   EXPECT_EQ(r.data["versions"]["torch_hip"], "7.2.26015");
@@ -148,7 +131,7 @@ TEST(RecordedOutputs, BitsandbytesCpuFallbackNamesItsFinding) {
 }
 
 TEST(RecordedOutputs, TritonPipelinerCrashNamesTriton001) {
-  machine_facts f = r9700();
+  machine_facts f = recorded_r9700();
   python_package t;
   t.name = "pytorch-triton-rocm";
   t.version = "3.6.0+rocm7.2";
@@ -160,24 +143,24 @@ TEST(RecordedOutputs, TritonPipelinerCrashNamesTriton001) {
 }
 
 TEST(RecordedOutputs, MissingDriverNamesHost005) {
-  probe_result r = replay("nodriver_torch", "py.torch", h200());
+  probe_result r = replay("nodriver_torch", "py.torch", recorded_h200());
   EXPECT_EQ(r.outcome, status::fail);
   EXPECT_TRUE(names(r, "GS-HOST-005")) << nlohmann::json(r.finding_ids).dump();
 }
 
 TEST(RecordedOutputs, HipRuntimeAbortWithoutAResultStillNamesTheNoBinaryFinding) {
-  probe_result r = replay("r9700_no_binary", "py.torch", r9700(), -1, 6);
+  probe_result r = replay("r9700_no_binary", "py.torch", recorded_r9700(), -1, 6);
   EXPECT_EQ(r.outcome, status::crash) << r.detail;
   EXPECT_EQ(r.data["signal"], "SIGABRT");
   EXPECT_TRUE(names(r, "GS-ROCM-003")) << nlohmann::json(r.finding_ids).dump() << r.data.dump();
 }
 
 TEST(RecordedOutputs, CrashAndGarbledResultsAreNotPasses) {
-  probe_result c = replay("crash_midway", "py.sdpa", h200(), -1, 11);
+  probe_result c = replay("crash_midway", "py.sdpa", recorded_h200(), -1, 11);
   EXPECT_EQ(c.outcome, status::crash);
   EXPECT_NE(c.detail.find("Python died of SIGSEGV before sending a result"), std::string::npos) << c.detail;
   EXPECT_NE(c.data["output_tail"].get<std::string>().find("Fatal Python error"), std::string::npos);
-  probe_result g = replay("garbled_result", "py.torch", h200(), 3);
+  probe_result g = replay("garbled_result", "py.torch", recorded_h200(), 3);
   EXPECT_EQ(g.outcome, status::error);
   EXPECT_NE(g.detail.find("unreadable result"), std::string::npos) << g.detail;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/run_binary.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 using cli_out = gs::testing::run_output;
 
 TEST(StackCli, WithoutTorchTheReasonIsSaidOnceAndDependentsSkip) {
-  if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "this Python has torch";
+  if (gs::test::python_has_torch("/usr/bin/python3")) GTEST_SKIP() << "this Python has torch";
   cli_out r = gs::testing::run_gpustack("probe py.sdpa --python /usr/bin/python3 --json");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("[1/2] py.torch ... skip: torch is not installed in /usr/bin/python3"), std::string::npos) << r.err;

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "probes/vulkan_probe.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {
@@ -139,13 +140,8 @@ TEST(Vulkan, VerdictAgainstTheDetectedGpus) {
   std::vector<vulkan_device> devs;
   std::string ver, why;
   ASSERT_TRUE(enumerate_vulkan(fake_api(true), devs, &ver, &why));
-  machine_facts both;
-  gpu_info a, n, i;
-  a.vendor = "amd";
-  a.name = "AMD Radeon AI PRO R9700";
-  n.vendor = "nvidia";
-  n.name = "NVIDIA H200";
-  both.gpus = {a, n};
+  machine_facts both = test::r9700();
+  both.gpus.push_back(test::h200().gpus.at(0));
   EXPECT_EQ(vulkan_result(devs, ver, &both).outcome, status::pass);
   std::vector<vulkan_device> only_amd = {devs[0]};
   probe_result w = vulkan_result(only_amd, ver, &both);

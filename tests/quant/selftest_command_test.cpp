@@ -2,7 +2,6 @@
 // passes (exit 0) with every case and its matching counts listed; a changed element is exit 1; a
 // malformed, truncated or missing file is exit 2 with the case and field named, never a crash.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <sstream>
 
 #include "support/files.h"
+#include "support/run_binary.h"
 
 namespace {
 
@@ -20,10 +20,7 @@ using json = nlohmann::json;
 
 const std::string fixture = GPUSTACK_TEST_FIXTURES "/golden/bitsandbytes-vectors.json";
 
-struct cli_run {
-  int rc = -1;
-  std::string out, err;
-};
+using cli_run = gs::testing::run_output;
 
 class SelftestCommand : public ::testing::Test {
  protected:
@@ -39,16 +36,7 @@ class SelftestCommand : public ::testing::Test {
     std::ofstream(p, std::ios::binary) << text;
     return p.string();
   }
-  cli_run run(const std::string& args) {
-    std::string cmd = "'" GPUSTACK_BINARY "' selftest " + args + " >'" + (dir_ / "out").string() + "' 2>'" +
-                      (dir_ / "err").string() + "'";
-    int st = std::system(cmd.c_str());
-    cli_run r;
-    r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;  // -1: killed by a signal (a crash)
-    r.out = gs::test::read_file(dir_ / "out");
-    r.err = gs::test::read_file(dir_ / "err");
-    return r;
-  }
+  cli_run run(const std::string& args) { return gs::testing::run_gpustack("selftest " + args); }
   fs::path dir_;
 };
 

@@ -11,7 +11,7 @@
 
 #include "report/redact.h"
 #include "report/report.h"
-#include "report/sample_facts.h"
+#include "support/sample_facts.h"
 #include "report/sha256.h"
 #include "support/redaction_samples.h"
 #include "support/report_schema.h"
@@ -229,7 +229,7 @@ TEST(Redact, ValidUtf8) {
 
 /// A machine whose every string field carries something that must not leave it.
 machine_facts adversarial_machine() {
-  machine_facts f = gs::testing::amd_machine();
+  machine_facts f = gs::test::amd_machine();
   f.gpus[0].serial = kUuid;
   f.env["LD_LIBRARY_PATH"] = "/opt/rocm/lib:/home/alice/" + kHf + "/lib";
   f.env["HF_TOKEN"] = "plainvalue-without-shape";
@@ -246,10 +246,10 @@ TEST(Redact, WholeReportLeaksNothing) {
   machine_facts f = adversarial_machine();
   report_input in;
   in.facts = &f;
-  finding fd = gs::testing::sample_finding("GS-ENV-009", severity::warn);
+  finding fd = gs::test::sample_finding("GS-ENV-009", severity::warn);
   fd.evidence = "AWS_SECRET_ACCESS_KEY=" + kAwsSecret + " and " + kAkia + " in /home/alice/.bashrc";
   in.findings = {fd};
-  probe_result p = gs::testing::sample_probe("py.import", status::error, "token " + kGhp + " rejected");
+  probe_result p = gs::test::sample_probe("py.import", status::error, "token " + kGhp + " rejected");
   p.kernel_log = {"amdgpu 0000:03:00.0: host gpu-box-01 user alice " + kSlack};
   p.data = {{"url", "https://alice:secret123@192.168.0.5/x"}, {"password", "hunter22"}};
   in.probes = {p};
@@ -296,7 +296,7 @@ TEST(Redact, ProcessEnvironmentSecretsNeverComeBack) {
   // A token exported under a name detection does not look at still cannot leak via a probe.
   ::setenv("GPUSTACK_TEST_SECRET_TOKEN", "zq9-unshaped-value-77", 1);
   report_input in;
-  in.probes = {gs::testing::sample_probe("py.import", status::fail, "login with zq9-unshaped-value-77 failed")};
+  in.probes = {gs::test::sample_probe("py.import", status::fail, "login with zq9-unshaped-value-77 failed")};
   json r = build_report(in, report_options{});
   ::unsetenv("GPUSTACK_TEST_SECRET_TOKEN");
   EXPECT_EQ(r.dump().find("zq9-unshaped-value-77"), std::string::npos);

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "report/report.h"
-#include "report/sample_facts.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {
@@ -14,17 +14,17 @@ namespace {
 using nlohmann::json;
 
 json typical_report() {
-  static machine_facts f = gs::testing::amd_machine();
+  static machine_facts f = gs::test::amd_machine();
   report_input in;
   in.facts = &f;
-  in.findings = {gs::testing::sample_finding("GS-PKG-002", severity::info),
-                 gs::testing::sample_finding("GS-ENV-001", severity::fail),
-                 gs::testing::sample_finding("GS-ALLOC-001", severity::warn),
-                 gs::testing::sample_finding("GS-TRITON-001", severity::warn)};
+  in.findings = {gs::test::sample_finding("GS-PKG-002", severity::info),
+                 gs::test::sample_finding("GS-ENV-001", severity::fail),
+                 gs::test::sample_finding("GS-ALLOC-001", severity::warn),
+                 gs::test::sample_finding("GS-TRITON-001", severity::warn)};
   in.findings[0].title = "bitsandbytes 0.48.0 has ROCm wheels";
-  in.probes = {gs::testing::sample_probe("device.open", status::pass, "hipInit ok"),
-               gs::testing::sample_probe("gemm.bf16", status::pass, "max rel err 3.1e-3 < 1e-2; 81 TFLOP/s"),
-               gs::testing::sample_probe("fla.chunk_gated_delta", status::hang, "no progress for 30 s")};
+  in.probes = {gs::test::sample_probe("device.open", status::pass, "hipInit ok"),
+               gs::test::sample_probe("gemm.bf16", status::pass, "max rel err 3.1e-3 < 1e-2; 81 TFLOP/s"),
+               gs::test::sample_probe("fla.chunk_gated_delta", status::hang, "no progress for 30 s")};
   report_options o;
   o.created_utc = "2026-12-02T10:00:00Z";
   return build_report(in, o);
@@ -76,8 +76,8 @@ TEST(RenderHuman, WrapsAtTheTerminalWidthAndNeverCutsAFix) {
 
 TEST(RenderHuman, AVerdictIsNeverCollapsedWithThePasses) {
   report_input in;
-  for (int i = 0; i < 20; ++i) in.probes.push_back(gs::testing::sample_probe(("fla.native.stages" + std::to_string(i)).c_str(), status::pass));
-  in.probes.push_back(gs::testing::sample_probe("fla.verdict", status::pass, "native: every stage passed (1..20)"));
+  for (int i = 0; i < 20; ++i) in.probes.push_back(gs::test::sample_probe(("fla.native.stages" + std::to_string(i)).c_str(), status::pass));
+  in.probes.push_back(gs::test::sample_probe("fla.verdict", status::pass, "native: every stage passed (1..20)"));
   std::string t = render_human(build_report(in, report_options{}), false, 0);
   EXPECT_NE(t.find("... and 20 more passed"), std::string::npos) << t;
   EXPECT_NE(t.find("native: every stage passed (1..20)"), std::string::npos) << t;
@@ -121,8 +121,8 @@ TEST(RenderHuman, ColourOnlyWhenAsked) {
 
 TEST(RenderHuman, ManyFindingsAndProbesStayOnOneScreen) {
   report_input in;
-  for (int i = 0; i < 30; ++i) in.findings.push_back(gs::testing::sample_finding("GS-ENV-001", severity::warn));
-  for (int i = 0; i < 40; ++i) in.probes.push_back(gs::testing::sample_probe("p.q", i == 7 ? status::fail : status::pass));
+  for (int i = 0; i < 30; ++i) in.findings.push_back(gs::test::sample_finding("GS-ENV-001", severity::warn));
+  for (int i = 0; i < 40; ++i) in.probes.push_back(gs::test::sample_probe("p.q", i == 7 ? status::fail : status::pass));
   std::string t = render_human(build_report(in, report_options{}), false);
   EXPECT_LE(lines_of(t).size(), 60u) << t;
   EXPECT_NE(t.find("... 18 more"), std::string::npos) << t;
@@ -181,10 +181,10 @@ TEST(RenderMarkdown, PlaceholdersAndPipesAreEscaped) {
   f.host.os_pretty = "Distro | with <pipes>";
   report_input in;
   in.facts = &f;
-  finding x = gs::testing::sample_finding("GS-ENV-001", severity::warn);
+  finding x = gs::test::sample_finding("GS-ENV-001", severity::warn);
   x.evidence = "python at /home/bob/.venv (a|b) `tick`";
   in.findings = {x};
-  probe_result p = gs::testing::sample_probe("odd|id", status::fail, "x | y");
+  probe_result p = gs::test::sample_probe("odd|id", status::fail, "x | y");
   in.probes = {p};
   json r = build_report(in, report_options{});
   std::string md = render_markdown(r);
@@ -196,7 +196,7 @@ TEST(RenderMarkdown, PlaceholdersAndPipesAreEscaped) {
 
 TEST(RenderMarkdown, FenceOutgrowsBackticksInTheJson) {
   report_input in;
-  in.probes = {gs::testing::sample_probe("p.q", status::pass, "````` five")};
+  in.probes = {gs::test::sample_probe("p.q", status::pass, "````` five")};
   json r = build_report(in, report_options{});
   std::string md = render_markdown(r);
   EXPECT_NE(md.find("``````json\n"), std::string::npos);

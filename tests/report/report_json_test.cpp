@@ -8,17 +8,17 @@
 
 #include "core/assets.h"
 #include "report/report.h"
-#include "report/sample_facts.h"
+#include "support/sample_facts.h"
 #include "support/report_schema.h"
 
 namespace gs {
 namespace {
 
-using gs::testing::amd_machine;
+using gs::test::amd_machine;
 using gs::testing::matches_report_schema;
-using gs::testing::nvidia_machine;
-using gs::testing::sample_finding;
-using gs::testing::sample_probe;
+using gs::test::nvidia_machine;
+using gs::test::sample_finding;
+using gs::test::sample_probe;
 using nlohmann::json;
 
 report_options pinned(bool identifiers = false) {
@@ -45,7 +45,7 @@ TEST(ReportJson, EmptyMachineValidatesAndTestedNothing) {
 
 TEST(ReportJson, PassMeansSomethingRanOnAGpu) {
   machine_facts none;
-  machine_facts gpu = gs::testing::amd_machine();
+  machine_facts gpu = gs::test::amd_machine();
   probe_result cpu_ref = sample_probe("tensor.vector_add", status::pass);
   cpu_ref.data["device"] = {{"arch", "cpu"}, {"backend", "cpu"}};
   struct row {
@@ -236,7 +236,7 @@ TEST(ReportJson, ExitCodesAndSummaryStatus) {
       {{severity::fail}, {status::hang}, exit_hang, "hang"},
       {{}, {status::pass, status::hang, status::crash}, exit_hang, "hang"},
   };
-  machine_facts gpu = gs::testing::amd_machine();  // with no GPU the empty rows are "untested" (above)
+  machine_facts gpu = gs::test::amd_machine();  // with no GPU the empty rows are "untested" (above)
   for (const exit_case& c : cases) {
     report_input in;
     in.facts = &gpu;

@@ -25,6 +25,8 @@
 #include "rules/knowledge_base.h"
 
 #include "support/files.h"
+#include "support/run_binary.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
@@ -48,22 +50,9 @@ struct temp_dir {
 };
 
 
-/// Run a shell command; its exit status and combined output.
-int run(const std::string& cmd, std::string* out = nullptr) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  std::string text;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) text.append(buf.data(), n);
-  int rc = ::pclose(p);
-  if (out) *out = text;
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 bool extract(const std::string& archive, const std::string& dir) {
   std::string out;
-  int rc = run("/bin/tar -xzf '" + archive + "' -C '" + dir + "'", &out);
+  int rc = test::shell("/bin/tar -xzf '" + archive + "' -C '" + dir + "'", &out);
   EXPECT_EQ(rc, 0) << out;
   return rc == 0;
 }
@@ -108,7 +97,7 @@ TEST(TarWriter, SystemTarReadsWhatWeWrite) {
   EXPECT_TRUE(fs::exists(out + "/x/empty"));
   EXPECT_EQ(gs::test::read_file(out + "/x/exact").size(), 512u);
   std::string listing;
-  EXPECT_EQ(run("/bin/tar -tzvf '" + archive + "'", &listing), 0);
+  EXPECT_EQ(test::shell("/bin/tar -tzvf '" + archive + "'", &listing), 0);
   EXPECT_EQ(listing.find("PaxHeaders"), std::string::npos) << listing;  // pax records are metadata, not files
 }
 
@@ -303,22 +292,22 @@ TEST(Snapshot, ReplayReproducesDetectionAndFindings) {
 
 TEST(SnapshotCli, WritesArchiveAndCheckReplaysIt) {
   temp_dir tmp;
-  std::string archive = tmp.path + "/snap.tar.gz", out;
-  int rc = run(std::string(GPUSTACK_BINARY) + " snapshot --sysroot '" + kFixture + "' -o '" + archive + "'", &out);
-  ASSERT_EQ(rc, 0) << out;
+  std::string archive = tmp.path + "/snap.tar.gz";
+  testing::run_output snap = testing::run_gpustack("snapshot --sysroot '" + kFixture + "' -o '" + archive + "'");
+  std::string out = snap.out + snap.err;
+  ASSERT_EQ(snap.rc, 0) << out;
   EXPECT_NE(out.find("snapshot: "), std::string::npos);
   EXPECT_NE(out.find(" files, "), std::string::npos) << out;
   EXPECT_NE(out.find("-> " + archive), std::string::npos) << out;
   std::string dir = tmp.path + "/x";
   fs::create_directory(dir);
   ASSERT_TRUE(extract(archive, dir));
-  std::string a, b;
-  int rc_a = run(std::string(GPUSTACK_BINARY) + " check --json --sysroot '" + kFixture + "'", &a);
-  int rc_b = run(std::string(GPUSTACK_BINARY) + " check --json --sysroot '" + dir + "'", &b);
-  EXPECT_EQ(rc_a, rc_b);
-  json ja = json::parse(a, nullptr, false), jb = json::parse(b, nullptr, false);
-  ASSERT_FALSE(ja.is_discarded()) << a;
-  ASSERT_FALSE(jb.is_discarded()) << b;
+  testing::run_output a = testing::run_gpustack("check --json --sysroot '" + kFixture + "'");
+  testing::run_output b = testing::run_gpustack("check --json --sysroot '" + dir + "'");
+  EXPECT_EQ(a.rc, b.rc);
+  json ja = json::parse(a.out, nullptr, false), jb = json::parse(b.out, nullptr, false);
+  ASSERT_FALSE(ja.is_discarded()) << a.out << a.err;
+  ASSERT_FALSE(jb.is_discarded()) << b.out << b.err;
   // Ids and severities: evidence may quote environment values that only the snapshot redacted.
   auto ids = [](const json& r) {
     std::vector<std::string> v;
@@ -331,12 +320,11 @@ TEST(SnapshotCli, WritesArchiveAndCheckReplaysIt) {
 }
 
 TEST(SnapshotCli, UnwritableOutputIsAUsageError) {
-  std::string out;
-  int rc = run(std::string(GPUSTACK_BINARY) + " snapshot --sysroot '" + kFixture + "' -o /nonexistent-gpustack-dir/s.tar.gz",
-               &out);
-  EXPECT_EQ(rc, 2) << out;
-  EXPECT_NE(out.find("cannot write /nonexistent-gpustack-dir/s.tar.gz"), std::string::npos) << out;
-  EXPECT_EQ(run(std::string(GPUSTACK_BINARY) + " snapshot", &out), 2) << out;  // -o is required
+  testing::run_output r = testing::run_gpustack("snapshot --sysroot '" + kFixture + "' -o /nonexistent-gpustack-dir/s.tar.gz");
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot write /nonexistent-gpustack-dir/s.tar.gz"), std::string::npos) << r.err;
+  r = testing::run_gpustack("snapshot");
+  EXPECT_EQ(r.rc, 2) << r.err;  // -o is required
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rules/facts_builder.h"
+#include "support/sample_facts.h"
 #include "rules/knowledge_base.h"
 #include "rules/rule.h"
 #include "support/corpus.h"

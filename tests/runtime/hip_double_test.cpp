@@ -10,6 +10,7 @@
 #include "runtime/code_object.h"
 #include "runtime/runtime_hip.h"
 #include "runtime_test_util.h"
+#include "support/probe_harness.h"
 
 namespace gs {
 namespace {
@@ -22,12 +23,6 @@ hip_options double_options(const char* library = GPUSTACK_HIP_DOUBLE) {
   o.compiler.kind = hip_compiler_kind::comgr;
   return o;
 }
-
-struct env_guard {
-  const char* name;
-  env_guard(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
-  ~env_guard() { unsetenv(name); }
-};
 
 bool has_note(const runtime& rt, const std::string& text) {
   for (const std::string& n : hip_runtime_notes(rt))
@@ -69,7 +64,7 @@ TEST(HipDouble, PropsSayGfx1201Wave32FromHsa) {
 }
 
 TEST(HipDouble, WithoutHsaTheArchComesFromR0600AtOffset1160) {
-  env_guard g("GS_HIP_DOUBLE_HSA", "fail");
+  test::scoped_env g("GS_HIP_DOUBLE_HSA", "fail");
   runtime_status why;
   auto rt = open_hip_runtime(0, why, double_options());
   ASSERT_TRUE(rt) << why.message;
@@ -81,7 +76,7 @@ TEST(HipDouble, WithoutHsaTheArchComesFromR0600AtOffset1160) {
 }
 
 TEST(HipDouble, Hip5LibraryWithoutR0600UsesR0000AtOffset396) {
-  env_guard g("GS_HIP_DOUBLE_HSA", "fail");
+  test::scoped_env g("GS_HIP_DOUBLE_HSA", "fail");
   runtime_status why;
   auto rt = open_hip_runtime(0, why, double_options(GPUSTACK_HIP_DOUBLE_R0000));
   ASSERT_TRUE(rt) << why.message;
@@ -91,7 +86,7 @@ TEST(HipDouble, Hip5LibraryWithoutR0600UsesR0000AtOffset396) {
 
 TEST(HipDouble, NoDeviceAndBadOrdinalAreStatuses) {
   {
-    env_guard g("GS_HIP_DOUBLE_DEVICES", "0");
+    test::scoped_env g("GS_HIP_DOUBLE_DEVICES", "0");
     runtime_status why;
     EXPECT_FALSE(open_hip_runtime(0, why, double_options()));
     EXPECT_EQ(why.call, "hipGetDeviceCount");

@@ -18,19 +18,6 @@
 namespace gs::test {
 namespace fs = std::filesystem;
 
-bool run(const std::string& cmd, std::string* log) {
-  std::string full = cmd + " 2>&1";
-  FILE* p = ::popen(full.c_str(), "r");
-  if (!p) return false;
-  char buf[4096];
-  std::string out;
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int rc = ::pclose(p);
-  if (log) *log = out;
-  return rc == 0;
-}
-
 namespace {
 
 struct scratch {

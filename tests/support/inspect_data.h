@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "support/files.h"
+#include "support/shell.h"
 
 namespace gs::test {
 
-/// Run a shell command; true on exit status 0. Output goes to `log` when given.
-bool run(const std::string& cmd, std::string* log = nullptr);
 /// A fresh directory under $TMPDIR, removed at process exit.
 const std::string& scratch_dir();
 

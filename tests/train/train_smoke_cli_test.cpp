@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "support/run_binary.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 using cli_out = gs::testing::run_output;
 
 TEST(TrainSmokeCli, WithoutTorchItIsACleanSkipWithTheReason) {
-  if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "this Python has torch";
+  if (gs::test::python_has_torch("/usr/bin/python3")) GTEST_SKIP() << "this Python has torch";
   cli_out r = gs::testing::run_gpustack("train-smoke --model qwen3.5-0.8b --layers 4 --python /usr/bin/python3 --json --no-matrix");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("train-smoke: import"), std::string::npos) << r.err;

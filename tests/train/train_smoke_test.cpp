@@ -20,37 +20,17 @@
 #include "train/train_smoke.h"
 
 #include "support/files.h"
+#include "support/shell.h"
+#include "support/probe_harness.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
+using test::facts_for;
+using test::scoped_env;
 const std::string kOutputs = std::string(GPUSTACK_TEST_FIXTURES) + "/python_outputs/";
 const std::string kReplay = std::string(GPUSTACK_TEST_FIXTURES) + "/train/replay_python";
-
-class scoped_env {
- public:
-  scoped_env(const char* k, const std::string& v) : k_(k) {
-    if (const char* old = std::getenv(k)) old_ = old;
-    ::setenv(k, v.c_str(), 1);
-  }
-  ~scoped_env() {
-    if (old_) ::setenv(k_, old_->c_str(), 1);
-    else ::unsetenv(k_);
-  }
-
- private:
-  const char* k_;
-  std::optional<std::string> old_;
-};
-
-
-machine_facts facts_for(const std::string& python) {
-  machine_facts f;
-  f.python.found = true;
-  f.python.interpreter = python;
-  return f;
-}
 
 train_smoke_request qwen_request() {
   train_smoke_request r;
@@ -100,7 +80,7 @@ TEST(TrainSmoke, ScriptIsEmbeddedAndCompiles) {
 }
 
 TEST(TrainSmoke, WithoutTorchTheRealRunIsACleanSkipWithTheReason) {
-  if (std::system("python3 -c 'import torch' >/dev/null 2>&1") == 0) GTEST_SKIP() << "python3 here has torch";
+  if (gs::test::python_has_torch("python3")) GTEST_SKIP() << "python3 here has torch";
   std::vector<std::string> phases;
   probe_result r = run_train_smoke(qwen_request(), facts_for("/usr/bin/python3"), nullptr,
                                    [&phases](std::string_view p) { phases.emplace_back(p); }, {});

@@ -3,27 +3,22 @@
 // breadcrumb left by a run that never finished.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "support/files.h"
+#include "support/run_binary.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct cli_run {
-  int rc = -1;
-  std::string out, err;
-  double seconds = 0;
-};
+using cli_run = gs::testing::run_output;
 
 class ProbeCommand : public ::testing::Test {
  protected:
@@ -37,19 +32,7 @@ class ProbeCommand : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   /// Runs gpustack with GPUSTACK_STATE_DIR=dir_ (which also marks its processes).
-  cli_run run(const std::string& args) {
-    std::string cmd = "GPUSTACK_STATE_DIR='" + dir_.string() + "' '" GPUSTACK_BINARY "' " + args +
-                      " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
-    auto t0 = std::chrono::steady_clock::now();
-    int st = std::system(cmd.c_str());
-    cli_run r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = gs::test::read_file(dir_ / "out");
-    r.err = gs::test::read_file(dir_ / "err");
-    return r;
-  }
-
+  cli_run run(const std::string& args) { return gs::testing::run_gpustack(args, gs::testing::run_options{.dir = dir_}); }
 
   /// Processes whose environment carries our state dir: gpustack and anything it forked.
   std::vector<int> marked_processes() {

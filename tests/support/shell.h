@@ -1,0 +1,16 @@
+// Running a shell command from a test (a tool such as tar, nvcc or python3, never gpustack
+// itself: run_binary.h isolates that one).
+#pragma once
+#include <string>
+
+namespace gs::test {
+
+/// Runs `cmd` through /bin/sh with stderr joined to stdout; its exit status (-1: killed by a
+/// signal). The output goes to `output` when given.
+int shell(const std::string& cmd, std::string* output = nullptr);
+/// True when `cmd` exits 0.
+inline bool run(const std::string& cmd, std::string* output = nullptr) { return shell(cmd, output) == 0; }
+/// Whether `python` imports torch: tests of the no-torch path skip on a machine that has it.
+bool python_has_torch(const std::string& python);
+
+}  // namespace gs::test
