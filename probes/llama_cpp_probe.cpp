@@ -8,21 +8,16 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/text_scan.h"
 #include "probes/device_code_scan.h"
 #include "probes/subprocess_capture.h"
 
 namespace gs {
 namespace {
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
-  size_t b = s.find_first_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b);
-}
-
 std::string after(const std::string& line, const std::string& key) {
   size_t p = line.find(key);
-  return p == std::string::npos ? std::string() : trim(line.substr(p + key.size()));
+  return p == std::string::npos ? std::string() : std::string(scan::trim(line.substr(p + key.size())));
 }
 
 void add_device(llama_build_info& info, llama_device d) {
@@ -40,7 +35,7 @@ void parse_features(const std::string& line, llama_build_info& info) {
     if (colon != std::string::npos) seg = seg.substr(colon + 3);
     size_t eq = seg.find(" = ");
     if (eq == std::string::npos) continue;
-    std::string k = trim(seg.substr(0, eq)), v = trim(seg.substr(eq + 3));
+    std::string k = std::string(scan::trim(seg.substr(0, eq))), v = std::string(scan::trim(seg.substr(eq + 3)));
     if (k.empty() || k.size() > 40 || k.find(' ') != std::string::npos) continue;
     info.features[k] = v;
     if (k == "ARCHS") {
@@ -48,7 +43,7 @@ void parse_features(const std::string& line, llama_build_info& info) {
       std::string a;
       // __CUDA_ARCH_LIST__ holds 10x the SM number: 890 -> sm_89, 1200 -> sm_120
       while (std::getline(as, a, ',')) {
-        a = trim(a);
+        a = std::string(scan::trim(a));
         if (a.size() >= 3 && a.back() == '0' && a.find_first_not_of("0123456789") == std::string::npos)
           info.archs.insert("sm_" + a.substr(0, a.size() - 1));
       }
@@ -63,7 +58,7 @@ void parse_llama_output(const std::string& text, llama_build_info& info) {
   std::string line, cuda_backend;
   bool in_list = false;
   while (std::getline(ss, line)) {
-    line = trim(line);
+    line = std::string(scan::trim(line));
     if (line.rfind("version:", 0) == 0) info.version = after(line, "version:");
     else if (line.rfind("built with", 0) == 0) info.compiler = after(line, "built with");
     if (line.find("ggml_cuda_init: found") != std::string::npos) {
@@ -90,7 +85,7 @@ void parse_llama_output(const std::string& text, llama_build_info& info) {
     if (line.rfind("ggml_vulkan: ", 0) == 0 && line.find(" = ") != std::string::npos && line.find(" | ") != std::string::npos) {
       std::string rest = after(line, " = ");
       size_t bar = rest.find(" | ");
-      add_device(info, {"Vulkan", trim(rest.substr(0, rest.rfind(" (", bar))), trim(rest.substr(0, bar))});
+      add_device(info, {"Vulkan", std::string(scan::trim(rest.substr(0, rest.rfind(" (", bar)))), std::string(scan::trim(rest.substr(0, bar)))});
       continue;
     }
     if (line.find("load_backend: loaded ") != std::string::npos) {

@@ -66,8 +66,7 @@ nlohmann::json python_step_args(const probe_context& ctx, std::string_view id) {
 
 std::vector<std::string> match_result_findings(const probe_result& r, const machine_facts& facts) {
   std::vector<std::string> ids;
-  for (const finding& f : builtin_knowledge_base().match_error_text(failure_text(r), facts))
-    if (std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
+  for (const finding& f : failure_findings(builtin_knowledge_base(), r, facts)) ids.push_back(f.id);
   return ids;
 }
 

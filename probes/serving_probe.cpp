@@ -14,6 +14,8 @@
 #include <optional>
 #include <sstream>
 
+#include "core/byte_size.h"
+#include "core/text_scan.h"
 #include "sys/sysroot.h"
 
 namespace gs {
@@ -58,13 +60,11 @@ std::string canonical(std::string k) {
   return {};
 }
 
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  size_t b = 0;
-  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  s = s.substr(b);
+/// A value as written, without surrounding space and one pair of matching quotes.
+std::string unquoted(std::string_view text) {
+  std::string_view s = scan::trim(text);
   if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
-  return s;
+  return std::string(s);
 }
 
 std::optional<double> number(const serving_settings& s, const std::string& k) {
@@ -76,10 +76,7 @@ std::optional<double> number(const serving_settings& s, const std::string& k) {
   return v;
 }
 
-std::string lower(std::string v) {
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return v;
-}
+using scan::lower;
 
 /// Bytes per element of a llama.cpp cache type, 0 when unknown. q8_0 is 34 bytes per 32
 /// values, q4_0 18/32, q4_1 20/32, q5_0 22/32, q5_1 24/32, iq4_nl 18/32.
@@ -101,8 +98,6 @@ std::optional<bool> flag(const serving_settings& s, const std::string& k) {
   if (v == "0" || v == "off" || v == "false" || v == "no" || v == "disabled") return false;
   return std::nullopt;  // "auto" and anything else: llama.cpp decides at load time
 }
-
-std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024 * 1024)); }
 
 }  // namespace
 
@@ -134,7 +129,7 @@ void serving_from_text(const std::string& text, const std::string& file, serving
   std::stringstream ss(text);
   std::string line;
   for (int n = 1; std::getline(ss, line); ++n) {
-    std::string t = trim(line.substr(0, line.find('#')));
+    std::string t = unquoted(line.substr(0, line.find('#')));
     if (t.empty()) continue;
     size_t eq = t.find('=');
     if (eq == std::string::npos) eq = t.find(':');
@@ -142,7 +137,7 @@ void serving_from_text(const std::string& text, const std::string& file, serving
       errors.push_back(fmt::format("{}:{}: expected key=value", file, n));
       continue;
     }
-    std::string k = trim(t.substr(0, eq)), v = trim(t.substr(eq + 1));
+    std::string k = unquoted(t.substr(0, eq)), v = unquoted(t.substr(eq + 1));
     std::string c = canonical(k);
     if (!c.empty()) out[c] = {v, fmt::format("{}:{}", file, n)};
   }
@@ -206,12 +201,12 @@ std::vector<serving_issue> check_serving(const serving_settings& s, const machin
     double budget = vram * number(s, "gpu_memory_utilization").value_or(1.0);
     if (tokens > 0 && kv + model > budget)
       add(status::fail, "kv-exceeds-vram",
-          fmt::format("KV cache {} for {} tokens{} exceeds {} of GPU memory", gib(kv), static_cast<long long>(tokens),
-                      model > 0 ? " plus the " + gib(model) + " model" : "", gib(budget)));
+          fmt::format("KV cache {} for {} tokens{} exceeds {} of GPU memory", gib_text(kv), static_cast<long long>(tokens),
+                      model > 0 ? " plus the " + gib_text(model) + " model" : "", gib_text(budget)));
     else if (tokens > 0 && kv + model > 0.9 * budget)
       add(status::warn, "kv-near-vram",
-          fmt::format("KV cache {} for {} tokens{} uses over 90 % of {} of GPU memory", gib(kv),
-                      static_cast<long long>(tokens), model > 0 ? " plus the " + gib(model) + " model" : "", gib(budget)));
+          fmt::format("KV cache {} for {} tokens{} uses over 90 % of {} of GPU memory", gib_text(kv),
+                      static_cast<long long>(tokens), model > 0 ? " plus the " + gib_text(model) + " model" : "", gib_text(budget)));
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/cli.h"
+#include "cli/watched_command.h"
 #include "probes/probe_options.h"
 #include "cli/probe_fla_command.h"
 #include "detect/detect.h"
@@ -84,15 +85,6 @@ bool report_unknown(const std::vector<std::string>& unknown) {
   return unknown.empty();
 }
 
-/// Knowledge-base findings for the machine, plus rules whose text patterns match what a failed
-/// probe said (its detail, output and kernel-log lines).
-std::vector<finding> gather_findings(const machine_facts& facts, std::vector<probe_result>& results) {
-  const knowledge_base& kb = builtin_knowledge_base();
-  std::vector<finding> out = kb.evaluate(facts);
-  add_failure_findings(kb, facts, results, out);
-  return out;
-}
-
 int run_probe_command(const probe_args& a) {
   const std::vector<const probe_spec*>& table = all_probes();
   if (a.list) {
@@ -112,12 +104,8 @@ int run_probe_command(const probe_args& a) {
     return exit_usage;
   }
 
-  sysroot sys = sysroot::live();
-  breadcrumb_file crumbs(breadcrumb_file::default_dir(sys.environment()));
-  std::optional<std::string> stale = take_stale_breadcrumb(crumbs, current_boot_id());
-  if (stale) std::fprintf(stderr, "gpustack: %s\n", stale->c_str());
-  machine_facts facts = detect_machine(sys, a.detect);
-  if (stale) facts.issues.push_back({crumbs.path(), *stale});
+  watched_start start = start_watched_command(a.detect);
+  machine_facts& facts = start.facts;
 
   runner_options o;
   if (a.timeout_s > 0) o.limits.deadlines.override_all(a.timeout_s);
@@ -128,7 +116,7 @@ int run_probe_command(const probe_args& a) {
   std::unique_ptr<kernel_log_source> klog = open_kernel_log();
   o.cpu = cpu.get();
   o.kernel_log = klog.get();
-  o.breadcrumb = &crumbs;
+  o.breadcrumb = &start.crumbs;
   const probe_spec* visible = find_probe("device.visible");
   o.gpu_still_usable = [visible, &o] {
     if (!visible) return true;  // nothing to ask with: assume usable
@@ -146,7 +134,7 @@ int run_probe_command(const probe_args& a) {
 
   report_input in;
   in.facts = &facts;
-  in.findings = gather_findings(facts, s.results);
+  in.findings = run_findings(builtin_knowledge_base(), facts, s.results);
   in.probes = s.results;
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
@@ -158,14 +146,7 @@ int run_probe_command(const probe_args& a) {
   if (!ok) return exit_usage;
   if (!s.interrupted) record_report_in_matrix(report, a.matrix);
   if (s.interrupted) return 130;  // the shell's convention for "ended by SIGINT"
-  // The probes' own verdict as a floor, so a hang exits 3 whatever else the report holds
-  // (3 > 1 > 0 is also the GUIDE's order of precedence).
-  int from_probes = exit_ok;
-  for (const probe_result& r : s.results)
-    from_probes = std::max(from_probes, r.outcome == status::hang ? int(exit_hang)
-                                        : is_failure(r.outcome)   ? int(exit_failed)
-                                                                  : int(exit_ok));
-  return std::max(exit_code_for(report), from_probes);
+  return watched_exit_code(report, s.results);
 }
 
 }  // namespace

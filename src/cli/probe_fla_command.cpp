@@ -13,6 +13,7 @@
 #include <set>
 
 #include "cli/cli.h"
+#include "cli/watched_command.h"
 #include "cli/probe_fla_command.h"
 #include "detect/detect.h"
 #include "fla/fla_options.h"
@@ -118,8 +119,7 @@ fla_verdict_context verdict_context(const machine_facts& facts, const std::vecto
 
 std::vector<finding> gather(const machine_facts& facts, std::vector<probe_result>& results, const fla_verdict& v) {
   const knowledge_base& kb = builtin_knowledge_base();
-  std::vector<finding> out = kb.evaluate(facts);
-  add_failure_findings(kb, facts, results, out);
+  std::vector<finding> out = run_findings(kb, facts, results);
   bool named = std::any_of(out.begin(), out.end(), [&v](const finding& f) { return f.id == v.finding_id; });
   if (!v.finding_id.empty() && !named) {
     std::string evidence;
@@ -153,12 +153,8 @@ int run_fla(const fla_args& a) {
   s.stages = *stages;
   s.backends = *backends;
 
-  sysroot sys = sysroot::live();
-  breadcrumb_file crumbs(breadcrumb_file::default_dir(sys.environment()));
-  std::optional<std::string> stale = take_stale_breadcrumb(crumbs, current_boot_id());
-  if (stale) std::fprintf(stderr, "gpustack: %s\n", stale->c_str());
-  machine_facts facts = detect_machine(sys, a.detect);
-  if (stale) facts.issues.push_back({crumbs.path(), *stale});
+  watched_start start = start_watched_command(a.detect);
+  machine_facts& facts = start.facts;
 
   runner_options o;
   // A first FLA call spends 17-40 s compiling (more with the backward); an import of torch a
@@ -177,7 +173,7 @@ int run_fla(const fla_args& a) {
   std::unique_ptr<kernel_log_source> klog = open_kernel_log();
   o.cpu = cpu.get();
   o.kernel_log = klog.get();
-  o.breadcrumb = &crumbs;
+  o.breadcrumb = &start.crumbs;
   install_interrupt_handler();
 
   std::deque<std::string> ids;
@@ -251,12 +247,7 @@ int run_fla(const fla_args& a) {
   if (!ok) return exit_usage;
   if (!interrupted) record_report_in_matrix(report, a.matrix);  // every step is one cell
   if (interrupted) return 130;
-  int from_probes = exit_ok;
-  for (const probe_result& r : results)
-    from_probes = std::max(from_probes, r.outcome == status::hang ? int(exit_hang)
-                                        : is_failure(r.outcome)   ? int(exit_failed)
-                                                                  : int(exit_ok));
-  return std::max(exit_code_for(report), from_probes);
+  return watched_exit_code(report, results);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "cli/cli.h"
+#include "cli/watched_command.h"
 #include "detect/detect.h"
 #include "matrix/matrix_record.h"
 #include "report/report.h"
@@ -69,8 +70,8 @@ int run(const cli_args& a) {
   }
   for (const std::string& note : plan->notes) std::fprintf(stderr, "gpustack: %s\n", note.c_str());
 
-  sysroot sys = sysroot::live();
-  machine_facts facts = detect_machine(sys, a.detect);
+  watched_start start = start_watched_command(a.detect);
+  machine_facts& facts = start.facts;
   std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
   live_line line;
   install_interrupt_handler();
@@ -87,12 +88,7 @@ int run(const cli_args& a) {
   report_input in;
   in.facts = &facts;
   in.probes = {r};
-  {
-    const knowledge_base& kb = builtin_knowledge_base();
-    in.findings = kb.evaluate(facts);
-    add_failure_findings(kb, facts, in.probes, in.findings);
-    r = in.probes.front();
-  }
+  in.findings = run_findings(builtin_knowledge_base(), facts, in.probes);
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "train-smoke";
@@ -103,8 +99,7 @@ int run(const cli_args& a) {
   if (!ok) return exit_usage;
   if (interrupted) return 130;  // a run the user stopped is no cell of the matrix
   record_report_in_matrix(report, a.matrix);
-  int from_probe = r.outcome == status::hang ? int(exit_hang) : is_failure(r.outcome) ? int(exit_failed) : int(exit_ok);
-  return std::max(exit_code_for(report), from_probe);
+  return watched_exit_code(report, in.probes);
 }
 
 }  // namespace

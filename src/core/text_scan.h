@@ -1,5 +1,5 @@
-// Small text helpers shared by every parser (sysfs/procfs, pastes, Python metadata): trimming, line splitting and
-// strict number parsing. Strict because a sysfs value that does not parse must become a
+// Small text helpers shared by every parser (sysfs/procfs, pastes, Python metadata, rule
+// files): trimming, splitting, ASCII case folding and strict number parsing. Strict because a sysfs value that does not parse must become a
 // detection_issue, not a silent 0 (std::stoul would accept "12abc" and throw on "").
 #pragma once
 #include <cstdint>
@@ -38,5 +38,15 @@ bool printable(std::string_view s);
 
 /// Case-insensitive "contains".
 bool icontains(std::string_view haystack, std::string_view needle);
+
+/// `s` with ASCII A-Z lowered; other bytes (UTF-8 included) unchanged, whatever the locale.
+std::string lower(std::string_view s);
+
+/// ASCII case-insensitive equality ("Name" == "name"; metadata keys, version labels).
+bool iequals(std::string_view a, std::string_view b);
+
+/// The parts of `s` between each `sep`, empty ones kept: "a,,b" -> {"a", "", "b"}, "" -> {""}.
+/// Views into `s`.
+std::vector<std::string_view> split(std::string_view s, char sep);
 
 }  // namespace gs::scan

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <limits>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
@@ -42,11 +44,7 @@ struct cursor {
 
 bool is_sep(char c) { return c == '-' || c == '_' || c == '.'; }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using scan::lower;
 
 /// Optional separator, then one of `labels`, then optional separator and number. Rewinds and
 /// returns false when no label follows (so "1.0-1" can still be read as a post-release).
@@ -280,9 +278,7 @@ bool fail(std::string* error, std::string msg) {
 
 bool parse_clause(std::string_view raw, version_clause& cl, std::string* error) {
   using op = version_clause::op;
-  std::string_view s = raw;
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  std::string_view s = scan::trim(raw);
   if (s.empty()) return fail(error, "empty clause in version range");
   static constexpr std::pair<std::string_view, op> ops[] = {
       {"===", op::arbitrary}, {"==", op::eq}, {"!=", op::ne}, {"<=", op::le}, {">=", op::ge},

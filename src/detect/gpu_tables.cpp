@@ -4,18 +4,13 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
-#include <toml++/toml.h>
 
 #include "core/assets.h"
 #include "core/text_scan.h"
+#include "core/toml_table.h"
 
 namespace gs {
 namespace {
-
-table_error error_at(std::string_view path, const toml::node& n, std::string msg) {
-  return {std::string(path), static_cast<int>(n.source().begin.line),
-          static_cast<int>(n.source().begin.column), std::move(msg)};
-}
 
 /// An integer field in [0, max]; records an error and returns nullopt when it is not one.
 std::optional<uint64_t> int_field(std::string_view path, const toml::table& t, const char* key,
@@ -95,38 +90,11 @@ void parse_family(std::string_view path, const toml::table& t, std::vector<arch_
 
 }  // namespace
 
-std::string table_error::to_string() const {
-  return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
-}
-
 void parse_gpu_table(std::string_view path, std::string_view text, std::vector<gpu_table_entry>& gpus,
                      std::vector<arch_family>& families, std::vector<table_error>& errors) {
-  // The tables are printable ASCII. Refusing anything else up front also keeps untrusted input
-  // away from two toml++ 3.3 traps found by fuzzing: is_non_ascii_horizontal_whitespace reaches
-  // TOML_UNREACHABLE (undefined behaviour) for code points such as U+00A1, and a control byte in
-  // a key ("[[\x10pu]]") trips TOML_ASSERT_ASSUME in parse_key.
-  int line = 1, column = 1;
-  for (unsigned char c : text) {
-    if (c >= 0x80 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-      errors.push_back({std::string(path), line, column,
-                        "byte 0x" + scan::hex(c, 2) + ": the hardware tables are printable ASCII"});
-      return;
-    }
-    if (c == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    errors.push_back({std::string(path), static_cast<int>(e.source().begin.line),
-                      static_cast<int>(e.source().begin.column), std::string(e.description())});
-    return;
-  }
+  std::optional<toml::table> parsed = parse_toml_table(path, text, errors);
+  if (!parsed) return;
+  const toml::table& root = *parsed;
   size_t first_new = errors.size();
   for (auto& [k, v] : root) {
     std::string_view key = k.str();
@@ -169,6 +137,7 @@ const gpu_tables& builtin_gpu_tables(std::vector<table_error>* errors) {
       parse_gpu_table(p, *text, amd ? tables.amd : tables.nvidia, amd ? tables.amd_families : unused,
                       load_errors);
     }
+    print_table_errors(load_errors);
   });
   if (errors) *errors = load_errors;
   return tables;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/table_error.h"
+
 namespace gs {
 
 struct gpu_table_entry {
@@ -33,19 +35,13 @@ struct gpu_tables {
   std::vector<arch_family> amd_families;
 };
 
-struct table_error {
-  std::string path;
-  int line = 0, column = 0;
-  std::string message;
-  std::string to_string() const;  ///< "matrix/hardware/amd_gpus.toml:12:3: message"
-};
-
 /// Parse one table file (either vendor; "[[gpu]]" and "[[family]]" arrays) into `out`.
 /// Errors carry file, line and column; bad entries are skipped, good ones kept.
 void parse_gpu_table(std::string_view path, std::string_view text, std::vector<gpu_table_entry>& gpus,
                      std::vector<arch_family>& families, std::vector<table_error>& errors);
 
-/// The embedded tables, parsed once. `errors` (if given) receives any problems in them.
+/// The embedded tables, parsed once; problems in them are printed then (print_table_errors), and
+/// `errors` (if given) receives them.
 const gpu_tables& builtin_gpu_tables(std::vector<table_error>* errors = nullptr);
 
 /// Best entry: exact (device, revision) first, then a revision-less entry for the device.

@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_size.h"
+
 namespace gs {
 namespace {
-
-std::string gb(double b) { return fmt::format("{:.1f} GiB", b / double(1ull << 30)); }
 
 fit worst(fit a, fit b) { return int(a) > int(b) ? a : b; }
 
@@ -39,40 +39,40 @@ fit_part judge_gpu(const model_spec& m, const run_shape& r, const memory_estimat
       break;
     }
   const double peak = double(e.gpu_peak);
-  std::string card = fmt::format("{} ({} usable after the {} CUDA context)", gb(double(mb.vram_bytes)), gb(usable),
-                                 gb(double(e.cuda_context)));
+  std::string card = fmt::format("{} ({} usable after the {} CUDA context)", gib_text(double(mb.vram_bytes)), gib_text(usable),
+                                 gib_text(double(e.cuda_context)));
   if (peak <= limit) {
-    p.reason = fmt::format("peak {} of {}", gb(peak), card);
+    p.reason = fmt::format("peak {} of {}", gib_text(peak), card);
     return p;
   }
   if (peak <= usable) {
     p.verdict = fit::marginal;
-    p.reason = fmt::format("peak {} is within 5 % of {}: allocator fragmentation may tip it over", gb(peak), card);
+    p.reason = fmt::format("peak {} is within 5 % of {}: allocator fragmentation may tip it over", gib_text(peak), card);
     if (max_seq > 0 && max_seq < r.seq) p.fixes.push_back(fmt::format("--seq {}", max_seq));
     return p;
   }
   if (r.eval && double(e.gpu_peak_train) <= limit) {
     p.verdict = fit::does_not_fit;
     p.reason = fmt::format("training peaks at {} but eval adds {} (fp32 copy of {} x {} x {} logits) on top: {} > {}",
-                           gb(double(e.gpu_peak_train)), gb(double(e.eval_spike)), r.eval_batch,
-                           r.eval_seq > 0 ? r.eval_seq : r.seq, m.vocab_size, gb(peak), card);
+                           gib_text(double(e.gpu_peak_train)), gib_text(double(e.eval_spike)), r.eval_batch,
+                           r.eval_seq > 0 ? r.eval_seq : r.seq, m.vocab_size, gib_text(peak), card);
     p.fixes.push_back("turn eval off");
     run_shape one = r;
     one.eval_batch = 1;
     memory_estimate e1 = estimate_training(m, one);
-    if (double(e1.gpu_peak) <= limit) p.fixes.push_back(fmt::format("--eval-batch 1 (peak {})", gb(double(e1.gpu_peak))));
+    if (double(e1.gpu_peak) <= limit) p.fixes.push_back(fmt::format("--eval-batch 1 (peak {})", gib_text(double(e1.gpu_peak))));
     return p;
   }
   if (max_seq > 0) {
     p.verdict = fit::does_not_fit;
-    p.reason = fmt::format("peak {} at --seq {} exceeds {}; it fits up to --seq {}", gb(peak), r.seq, card, max_seq);
+    p.reason = fmt::format("peak {} at --seq {} exceeds {}; it fits up to --seq {}", gib_text(peak), r.seq, card, max_seq);
     p.fixes.push_back(fmt::format("--seq {}", max_seq));
     if (r.eval) p.fixes.push_back("turn eval off");
     return p;
   }
   p.verdict = fit::does_not_fit;
   p.reason = fmt::format("peak {} exceeds {}; the static part alone (NF4 base, 16-bit embedding, LoRA state) is {}",
-                         gb(peak), card, gb(double(e.gpu_static_bytes)));
+                         gib_text(peak), card, gib_text(double(e.gpu_static_bytes)));
   p.fixes.push_back("a card with more memory, or a smaller model");
   if (!r.grad_checkpointing) p.fixes.push_back("gradient checkpointing on");
   return p;
@@ -85,7 +85,7 @@ fit_part judge_host(const char* what, double need, double have, const std::strin
     return p;
   }
   p.verdict = need <= 0.9 * have ? fit::fits : need <= have ? fit::marginal : fit::does_not_fit;
-  p.reason = fmt::format("{} needed, {} {}", gb(need), gb(have), have_what);
+  p.reason = fmt::format("{} needed, {} {}", gib_text(need), gib_text(have), have_what);
   return p;
 }
 
@@ -111,7 +111,7 @@ fit_report judge_fit(const model_spec& m, const run_shape& r, const memory_estim
   fit_part ram = judge_host("RAM", double(e.cpu_peak_load), double(mb.ram_bytes), "of RAM", {"ram", fit::fits, "", {}});
   if (ram.verdict != fit::fits && !r.prequant)
     ram.fixes.push_back(fmt::format("--prequant: a pre-quantized checkpoint loads in {} instead of staging the BF16 model",
-                                    gb(double(other.cpu_peak_load))));
+                                    gib_text(double(other.cpu_peak_load))));
   else if (ram.verdict != fit::fits)
     ram.fixes.push_back("more RAM or swap");
   rep.parts.push_back(ram);
@@ -120,7 +120,7 @@ fit_report judge_fit(const model_spec& m, const run_shape& r, const memory_estim
                              "free at " + (mb.disk_path.empty() ? std::string("the HF cache") : mb.disk_path),
                              {"disk", fit::fits, "", {}});
   if (disk.verdict != fit::fits) {
-    if (!r.prequant) disk.fixes.push_back(fmt::format("--prequant (needs {})", gb(double(other.disk_bytes))));
+    if (!r.prequant) disk.fixes.push_back(fmt::format("--prequant (needs {})", gib_text(double(other.disk_bytes))));
     disk.fixes.push_back("HF_XET_CHUNK_CACHE_SIZE_BYTES=0 (skips the xet chunk cache, 10 GB by default)");
   }
   rep.parts.push_back(disk);

@@ -6,12 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_size.h"
+
 namespace gs {
 namespace {
 
 std::string g(double v) { return fmt::format("{:.4g}", v); }
 // Two decimals: the breakdown lines add up to the total, which one decimal would hide.
-std::string gb_2dp(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(1ull << 30)); }
 
 bool targeted(const model_spec& m, std::string_view name) {
   return std::find(m.lora_targets.begin(), m.lora_targets.end(), name) != m.lora_targets.end();
@@ -146,7 +147,7 @@ memory_estimate estimate_training(const model_spec& m, const run_shape& r) {
       "constant (docs/estimate.md)");
   if (r.prequant) {
     add(e.cpu_terms, cpu, "shard", "one safetensors shard in flight", std::min(double(m.shard_bytes), nf4_ckpt),
-        fmt::format("min(shard {}, checkpoint)", gb_2dp(double(m.shard_bytes))));
+        fmt::format("min(shard {}, checkpoint)", gib_text(double(m.shard_bytes), 2)));
     add(e.cpu_terms, cpu, "bf16_parts", "16-bit tensors (embedding, lm_head, vision) staged",
         double(p.embedding + p.lm_head + m.extra_params) * 2, "params x 2 B");
     e.download_bytes = uint64_t(nf4_ckpt);

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <set>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
@@ -15,16 +17,7 @@ std::optional<int> parse_depth(std::string_view s) {
   return v;
 }
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  for (;;) {
-    size_t p = s.find(sep, start);
-    out.push_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
-    if (p == std::string_view::npos) return out;
-    start = p + 1;
-  }
-}
+using scan::split;
 
 }  // namespace
 

@@ -9,25 +9,22 @@
 namespace gs {
 
 namespace {
-template <class T>
-T arg(void** args, int i) {
-  return *static_cast<T*>(args[i]);
-}
 runtime_status fail(const std::string& why) { return runtime_status::failure("gdn_chunk_v1", 1, why); }
 }  // namespace
 
 runtime_status run_gdn_chunk_v1_cpu(const cpu_launch& l, void** args) {
-  auto q = arg<const uint16_t*>(args, 0), k = arg<const uint16_t*>(args, 1), v = arg<const uint16_t*>(args, 2);
-  auto g = arg<const float*>(args, 3);
-  auto beta = arg<const uint16_t*>(args, 4);
-  auto h0 = arg<const float*>(args, 5);
-  auto o = arg<float*>(args, 6), ht = arg<float*>(args, 7);
+  auto q = launch_arg<const uint16_t*>(args, 0), k = launch_arg<const uint16_t*>(args, 1);
+  auto v = launch_arg<const uint16_t*>(args, 2);
+  auto g = launch_arg<const float*>(args, 3);
+  auto beta = launch_arg<const uint16_t*>(args, 4);
+  auto h0 = launch_arg<const float*>(args, 5);
+  auto o = launch_arg<float*>(args, 6), ht = launch_arg<float*>(args, 7);
   gdn_shape s;
-  s.T = arg<int>(args, 9);
-  s.H = arg<int>(args, 10);
-  s.HV = arg<int>(args, 11);
-  s.V = arg<int>(args, 12);
-  float scale = arg<float>(args, 13);
+  s.T = launch_arg<int>(args, 9);
+  s.H = launch_arg<int>(args, 10);
+  s.HV = launch_arg<int>(args, 11);
+  s.V = launch_arg<int>(args, 12);
+  float scale = launch_arg<float>(args, 13);
   s.B = int(l.dims.grid[2]);
   s.K = l.define_int("GS_DK", 128);
   const int bv = l.define_int("GS_BV", 8), stages = l.define_int("GS_STAGES", 2);
@@ -40,9 +37,9 @@ runtime_status run_gdn_chunk_v1_cpu(const cpu_launch& l, void** args) {
   if (!l.valid_range(q, s.qk_elems() * 2) || !l.valid_range(k, s.qk_elems() * 2) ||
       !l.valid_range(v, s.v_elems() * 2) || !l.valid_range(g, s.gate_elems() * 4) ||
       !l.valid_range(beta, s.gate_elems() * 2) || (h0 && !l.valid_range(h0, s.state_elems() * 4)))
-    return runtime_status::failure("gdn_chunk_v1", 700, "input range is outside every allocation");
+    return illegal_address("gdn_chunk_v1", "input");
   if (!l.valid_range(o, s.v_elems() * 4) || !l.valid_range(ht, s.state_elems() * 4))
-    return runtime_status::failure("gdn_chunk_v1", 700, "output range is outside every allocation");
+    return illegal_address("gdn_chunk_v1", "output");
   gdn_inputs in;
   in.shape = s;
   in.q.assign(q, q + s.qk_elems());

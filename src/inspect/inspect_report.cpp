@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "core/byte_size.h"
 #include "report/redact_scan.h"
 
 namespace gs {
@@ -14,7 +15,7 @@ namespace {
 std::string shown_path(const std::string& p, bool ids) { return ids ? p : scan::home_dirs(p); }
 
 std::string human_size(uint64_t b) {
-  if (b >= (1ull << 30)) return fmt::format("{:.1f} GiB", double(b) / double(1ull << 30));
+  if (b >= (1ull << 30)) return gib_text(double(b));
   if (b >= (1ull << 20)) return fmt::format("{:.1f} MiB", double(b) / double(1ull << 20));
   return fmt::format("{:.0f} KiB", double(b) / 1024.0);
 }

@@ -12,16 +12,7 @@
 namespace gs {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
+using scan::iequals;
 
 /// PEP 440 versions (and the legacy ones pip still tolerates) are short printable ASCII.
 bool plausible_version(std::string_view v) {

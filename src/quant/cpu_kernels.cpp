@@ -17,18 +17,7 @@
 namespace gs {
 namespace {
 
-template <class T>
-T arg(void** args, int i) {
-  return *static_cast<T*>(args[i]);
-}
-
-runtime_status bad_range(const char* kernel, const char* what) {
-  // 700 is CUDA_ERROR_ILLEGAL_ADDRESS, the error a GPU gives for the same bug.
-  return runtime_status::failure(kernel, 700, std::string(what) + " range is outside every allocation");
-}
 runtime_status bad_arg(const char* kernel, const std::string& why) { return runtime_status::failure(kernel, 1, why); }
-
-uint64_t threads_x(const cpu_launch& l) { return uint64_t(l.dims.grid[0]) * l.dims.block[0]; }
 
 bool check_kind(int kind) { return kind == 0 || kind == 1; }
 quant4_kind kind_of(int kind) { return kind == 0 ? quant4_kind::nf4 : quant4_kind::fp4; }
@@ -49,17 +38,17 @@ std::vector<float> widen(elem e, const void* p, size_t n) {
 // ---- quant4.cu: quantize v1 (one thread per block) --------------------------------------------
 
 runtime_status run_quantize(const char* name, elem in, const cpu_launch& l, void** args) {
-  const void* x = arg<const void*>(args, 0);
-  auto packed = arg<unsigned char*>(args, 1);
-  auto absmax = arg<float*>(args, 2);
-  const uint64_t n = arg<unsigned long long>(args, 3);
-  const int bs = arg<int>(args, 4), kind = arg<int>(args, 5);
+  const void* x = launch_arg<const void*>(args, 0);
+  auto packed = launch_arg<unsigned char*>(args, 1);
+  auto absmax = launch_arg<float*>(args, 2);
+  const uint64_t n = launch_arg<unsigned long long>(args, 3);
+  const int bs = launch_arg<int>(args, 4), kind = launch_arg<int>(args, 5);
   if (!quant4_blocksize_valid(bs) || !check_kind(kind)) return bad_arg(name, "blocksize must be 32..4096 (a power of 2) and kind 0 or 1");
-  const uint64_t blocks = std::min<uint64_t>((n + uint64_t(bs) - 1) / uint64_t(bs), threads_x(l));
+  const uint64_t blocks = std::min<uint64_t>((n + uint64_t(bs) - 1) / uint64_t(bs), l.threads_x());
   const uint64_t covered = std::min<uint64_t>(n, blocks * uint64_t(bs));
   if (covered == 0) return runtime_status::success();
-  if (!l.valid_range(x, covered * elem_bytes(in))) return bad_range(name, "input");
-  if (!l.valid_range(packed, (covered + 1) / 2) || !l.valid_range(absmax, blocks * 4)) return bad_range(name, "output");
+  if (!l.valid_range(x, covered * elem_bytes(in))) return illegal_address(name, "input");
+  if (!l.valid_range(packed, (covered + 1) / 2) || !l.valid_range(absmax, blocks * 4)) return illegal_address(name, "output");
   const std::vector<float> v = widen(in, x, covered);
   const quant4_packed q = quant4_quantize_ref(kind_of(kind), v, bs);
   std::memcpy(packed, q.packed.data(), q.packed.size());
@@ -75,29 +64,29 @@ runtime_status run_quantize_f16(const cpu_launch& l, void** a) { return run_quan
 enum class dq_version { v1, v2, v3 };
 
 runtime_status run_dequant(const char* name, elem out_t, dq_version ver, const cpu_launch& l, void** args) {
-  auto packed = arg<const unsigned char*>(args, 0);
-  auto absmax = arg<const float*>(args, 1);
-  void* out = arg<void*>(args, 2);
-  const uint64_t n = arg<unsigned long long>(args, 3);
-  const int bs = arg<int>(args, 4), kind = arg<int>(args, 5);
+  auto packed = launch_arg<const unsigned char*>(args, 0);
+  auto absmax = launch_arg<const float*>(args, 1);
+  void* out = launch_arg<void*>(args, 2);
+  const uint64_t n = launch_arg<unsigned long long>(args, 3);
+  const int bs = launch_arg<int>(args, 4), kind = launch_arg<int>(args, 5);
   if (!quant4_blocksize_valid(bs) || !check_kind(kind)) return bad_arg(name, "blocksize must be 32..4096 (a power of 2) and kind 0 or 1");
   uint64_t covered = 0;
   switch (ver) {
-    case dq_version::v1: covered = std::min<uint64_t>(n, 2 * threads_x(l)); break;   // a byte per thread
-    case dq_version::v2: covered = std::min<uint64_t>(n, 32 * threads_x(l)); break;  // 32 elements per thread
+    case dq_version::v1: covered = std::min<uint64_t>(n, 2 * l.threads_x()); break;   // a byte per thread
+    case dq_version::v2: covered = std::min<uint64_t>(n, 32 * l.threads_x()); break;  // 32 elements per thread
     case dq_version::v3: {
       // 4 * W units of 8 elements per warp; the kernel splits threads into warps by index.
       if (l.dims.block[0] % unsigned(l.wave_size) != 0)
         return bad_arg(name, "blockDim.x must be a multiple of the wave size");
-      covered = std::min<uint64_t>(n, (threads_x(l) / uint64_t(l.wave_size)) * 4 * uint64_t(l.wave_size) * 8);
+      covered = std::min<uint64_t>(n, (l.threads_x() / uint64_t(l.wave_size)) * 4 * uint64_t(l.wave_size) * 8);
       break;
     }
   }
   if (ver != dq_version::v1 && l.dims.block[0] < 16) return bad_arg(name, "blockDim.x must be at least 16 (the table load)");
   if (covered == 0) return runtime_status::success();
   const uint64_t blocks = (covered + uint64_t(bs) - 1) / uint64_t(bs);
-  if (!l.valid_range(packed, (covered + 1) / 2) || !l.valid_range(absmax, blocks * 4)) return bad_range(name, "input");
-  if (!l.valid_range(out, covered * elem_bytes(out_t))) return bad_range(name, "output");
+  if (!l.valid_range(packed, (covered + 1) / 2) || !l.valid_range(absmax, blocks * 4)) return illegal_address(name, "input");
+  if (!l.valid_range(out, covered * elem_bytes(out_t))) return illegal_address(name, "output");
   if (ver == dq_version::v2 && (reinterpret_cast<uintptr_t>(packed) % 16 || reinterpret_cast<uintptr_t>(out) % 16))
     return runtime_status::failure(name, 716, "v2 needs 16-byte aligned codes and output (misaligned address)");
   if (ver == dq_version::v3 && (reinterpret_cast<uintptr_t>(packed) % 4 || reinterpret_cast<uintptr_t>(out) % 16))
@@ -125,11 +114,11 @@ GS_DQ(run_dq_f16_v3, "quant4_dequant_f16_v3", elem::f16, dq_version::v3)
 // ---- quant4.cu: GEMV ---------------------------------------------------------------------------
 
 runtime_status run_gemv(const char* name, gemv_type t, const cpu_launch& l, void** args) {
-  const void* A = arg<const void*>(args, 0);
-  auto B = arg<const unsigned char*>(args, 1);
-  auto absmax = arg<const float*>(args, 2);
-  void* out = arg<void*>(args, 3);
-  const int N = arg<int>(args, 4), K = arg<int>(args, 5), bs = arg<int>(args, 6), kind = arg<int>(args, 7);
+  const void* A = launch_arg<const void*>(args, 0);
+  auto B = launch_arg<const unsigned char*>(args, 1);
+  auto absmax = launch_arg<const float*>(args, 2);
+  void* out = launch_arg<void*>(args, 3);
+  const int N = launch_arg<int>(args, 4), K = launch_arg<int>(args, 5), bs = launch_arg<int>(args, 6), kind = launch_arg<int>(args, 7);
   if (std::string why = gemv4_shape_error(N, K, bs); !why.empty()) return bad_arg(name, why);
   if (!check_kind(kind)) return bad_arg(name, "kind must be 0 (nf4) or 1 (fp4)");
   const unsigned W = unsigned(l.wave_size);
@@ -138,8 +127,8 @@ runtime_status run_gemv(const char* name, gemv_type t, const cpu_launch& l, void
   const size_t elem = t == gemv_type::f32 ? 4 : 2;
   const uint64_t nk = uint64_t(N) * uint64_t(K), blocks = (nk + uint64_t(bs) - 1) / uint64_t(bs);
   if (!l.valid_range(A, size_t(K) * elem) || !l.valid_range(B, nk / 2) || !l.valid_range(absmax, blocks * 4))
-    return bad_range(name, "input");
-  if (rows > 0 && !l.valid_range(out, size_t(rows) * elem)) return bad_range(name, "output");
+    return illegal_address(name, "input");
+  if (rows > 0 && !l.valid_range(out, size_t(rows) * elem)) return illegal_address(name, "output");
   if (reinterpret_cast<uintptr_t>(A) % 16 || reinterpret_cast<uintptr_t>(B) % 16)
     return runtime_status::failure(name, 716, "the GEMV needs 16-byte aligned A and B (misaligned address)");
   const std::span<const uint8_t> p(B, nk / 2);
@@ -160,19 +149,19 @@ runtime_status run_gemv_f16(const cpu_launch& l, void** a) { return run_gemv("qu
 
 runtime_status run_dq8_quantize(const cpu_launch& l, void** args) {
   const char* name = "dq8_quantize_absmax_v1";
-  auto absmax = arg<const float*>(args, 0);
-  const float offset = arg<float>(args, 1);
-  auto code = arg<const float*>(args, 2);
-  auto q = arg<unsigned char*>(args, 3);
-  auto absmax2 = arg<float*>(args, 4);
-  const uint64_t n = arg<unsigned long long>(args, 5);
-  const int bs = arg<int>(args, 6);
+  auto absmax = launch_arg<const float*>(args, 0);
+  const float offset = launch_arg<float>(args, 1);
+  auto code = launch_arg<const float*>(args, 2);
+  auto q = launch_arg<unsigned char*>(args, 3);
+  auto absmax2 = launch_arg<float*>(args, 4);
+  const uint64_t n = launch_arg<unsigned long long>(args, 5);
+  const int bs = launch_arg<int>(args, 6);
   if (bs < 1) return bad_arg(name, "blocksize must be positive");
-  const uint64_t blocks = std::min<uint64_t>((n + uint64_t(bs) - 1) / uint64_t(bs), threads_x(l));
+  const uint64_t blocks = std::min<uint64_t>((n + uint64_t(bs) - 1) / uint64_t(bs), l.threads_x());
   const uint64_t covered = std::min<uint64_t>(n, blocks * uint64_t(bs));
   if (covered == 0) return runtime_status::success();
-  if (!l.valid_range(absmax, covered * 4) || !l.valid_range(code, 256 * 4)) return bad_range(name, "input");
-  if (!l.valid_range(q, covered) || !l.valid_range(absmax2, blocks * 4)) return bad_range(name, "output");
+  if (!l.valid_range(absmax, covered * 4) || !l.valid_range(code, 256 * 4)) return illegal_address(name, "input");
+  if (!l.valid_range(q, covered) || !l.valid_range(absmax2, blocks * 4)) return illegal_address(name, "output");
   std::vector<float> y(covered);
   for (size_t i = 0; i < covered; ++i) y[i] = absmax[i] - offset;
   const blockwise8_result r = quantize_blockwise8_ref(y, std::span<const float, 256>(code, 256), bs);
@@ -183,20 +172,20 @@ runtime_status run_dq8_quantize(const cpu_launch& l, void** args) {
 
 runtime_status run_dq8_dequant(const cpu_launch& l, void** args) {
   const char* name = "dq8_absmax_dequant_v1";
-  auto q = arg<const unsigned char*>(args, 0);
-  auto absmax2 = arg<const float*>(args, 1);
-  auto code = arg<const float*>(args, 2);
-  const float offset = arg<float>(args, 3);
-  auto out = arg<float*>(args, 4);
-  const uint64_t n = arg<unsigned long long>(args, 5);
-  const int bs = arg<int>(args, 6);
+  auto q = launch_arg<const unsigned char*>(args, 0);
+  auto absmax2 = launch_arg<const float*>(args, 1);
+  auto code = launch_arg<const float*>(args, 2);
+  const float offset = launch_arg<float>(args, 3);
+  auto out = launch_arg<float*>(args, 4);
+  const uint64_t n = launch_arg<unsigned long long>(args, 5);
+  const int bs = launch_arg<int>(args, 6);
   if (bs < 1) return bad_arg(name, "blocksize must be positive");
-  const uint64_t covered = std::min<uint64_t>(n, threads_x(l));
+  const uint64_t covered = std::min<uint64_t>(n, l.threads_x());
   if (covered == 0) return runtime_status::success();
   const uint64_t blocks = (covered + uint64_t(bs) - 1) / uint64_t(bs);
   if (!l.valid_range(q, covered) || !l.valid_range(absmax2, blocks * 4) || !l.valid_range(code, 256 * 4))
-    return bad_range(name, "input");
-  if (!l.valid_range(out, covered * 4)) return bad_range(name, "output");
+    return illegal_address(name, "input");
+  if (!l.valid_range(out, covered * 4)) return illegal_address(name, "output");
   const std::vector<float> r = nested_absmax_dequant_ref(std::span<const uint8_t>(q, covered), std::span<const float>(absmax2, blocks),
                                                          std::span<const float, 256>(code, 256), offset, bs);
   std::memcpy(out, r.data(), r.size() * 4);
@@ -207,15 +196,15 @@ runtime_status run_dq8_dequant(const cpu_launch& l, void** args) {
 
 runtime_status run_outlier_cols(const cpu_launch& l, void** args) {
   const char* name = "int8_outlier_cols_v1";
-  auto A = arg<const uint16_t*>(args, 0);
-  auto flags = arg<unsigned char*>(args, 1);
-  const int rows = arg<int>(args, 2), cols = arg<int>(args, 3);
-  const float threshold = arg<float>(args, 4);
+  auto A = launch_arg<const uint16_t*>(args, 0);
+  auto flags = launch_arg<unsigned char*>(args, 1);
+  const int rows = launch_arg<int>(args, 2), cols = launch_arg<int>(args, 3);
+  const float threshold = launch_arg<float>(args, 4);
   if (rows < 0 || cols < 0) return bad_arg(name, "negative matrix dimension");
-  const int covered = int(std::min<uint64_t>(uint64_t(cols), threads_x(l)));
+  const int covered = int(std::min<uint64_t>(uint64_t(cols), l.threads_x()));
   if (covered == 0) return runtime_status::success();
-  if (rows && !l.valid_range(A, size_t(rows) * cols * 2)) return bad_range(name, "input");
-  if (!l.valid_range(flags, size_t(covered))) return bad_range(name, "output");
+  if (rows && !l.valid_range(A, size_t(rows) * cols * 2)) return illegal_address(name, "input");
+  if (!l.valid_range(flags, size_t(covered))) return illegal_address(name, "output");
   const float t16 = gs_f16_to_f32(gs_f32_to_f16(threshold));
   for (int c = 0; c < covered; ++c) {
     unsigned char f = 0;
@@ -228,20 +217,20 @@ runtime_status run_outlier_cols(const cpu_launch& l, void** args) {
 
 runtime_status run_row_quant(const cpu_launch& l, void** args) {
   const char* name = "int8_row_quant_v1";
-  auto A = arg<const uint16_t*>(args, 0);
-  auto flags = arg<const unsigned char*>(args, 1);
-  auto q = arg<signed char*>(args, 2);
-  auto stats = arg<float*>(args, 3);
-  const int rows = arg<int>(args, 4), cols = arg<int>(args, 5);
-  const float threshold = arg<float>(args, 6);
+  auto A = launch_arg<const uint16_t*>(args, 0);
+  auto flags = launch_arg<const unsigned char*>(args, 1);
+  auto q = launch_arg<signed char*>(args, 2);
+  auto stats = launch_arg<float*>(args, 3);
+  const int rows = launch_arg<int>(args, 4), cols = launch_arg<int>(args, 5);
+  const float threshold = launch_arg<float>(args, 6);
   if (rows < 0 || cols < 0) return bad_arg(name, "negative matrix dimension");
   if (l.dims.block[0] % unsigned(l.wave_size) != 0 || l.dims.block[0] > 1024)
     return bad_arg(name, "blockDim.x must be a multiple of the wave size, at most 1024");
   const int covered = int(std::min<uint64_t>(uint64_t(rows), l.dims.grid[0]));
   if (covered == 0) return runtime_status::success();
   if (!l.valid_range(A, size_t(covered) * cols * 2) || (threshold > 0.0f && !l.valid_range(flags, size_t(cols))))
-    return bad_range(name, "input");
-  if (!l.valid_range(q, size_t(covered) * cols) || !l.valid_range(stats, size_t(covered) * 4)) return bad_range(name, "output");
+    return illegal_address(name, "input");
+  if (!l.valid_range(q, size_t(covered) * cols) || !l.valid_range(stats, size_t(covered) * 4)) return illegal_address(name, "output");
   const std::vector<uint8_t> f = threshold > 0.0f ? std::vector<uint8_t>(flags, flags + cols) : std::vector<uint8_t>(size_t(cols), 0);
   for (int r = 0; r < covered; ++r) {
     const std::vector<float> row = widen(elem::f16, A + size_t(r) * cols, size_t(cols));
@@ -252,16 +241,16 @@ runtime_status run_row_quant(const cpu_launch& l, void** args) {
 
 runtime_status run_gemm_i32(const cpu_launch& l, void** args) {
   const char* name = "int8_gemm_i32_v1";
-  auto A = arg<const signed char*>(args, 0);
-  auto B = arg<const signed char*>(args, 1);
-  auto C = arg<int*>(args, 2);
-  const int M = arg<int>(args, 3), N = arg<int>(args, 4), K = arg<int>(args, 5);
+  auto A = launch_arg<const signed char*>(args, 0);
+  auto B = launch_arg<const signed char*>(args, 1);
+  auto C = launch_arg<int*>(args, 2);
+  const int M = launch_arg<int>(args, 3), N = launch_arg<int>(args, 4), K = launch_arg<int>(args, 5);
   if (M < 0 || N < 0 || K < 0) return bad_arg(name, "negative matrix dimension");
   const int rows = int(std::min<uint64_t>(uint64_t(M), uint64_t(l.dims.grid[1]) * l.dims.block[1]));
   const int cols = int(std::min<uint64_t>(uint64_t(N), uint64_t(l.dims.grid[0]) * l.dims.block[0]));
   if (rows == 0 || cols == 0) return runtime_status::success();
-  if ((K && !l.valid_range(A, size_t(M) * K)) || (K && !l.valid_range(B, size_t(N) * K))) return bad_range(name, "input");
-  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * 4)) return bad_range(name, "output");
+  if ((K && !l.valid_range(A, size_t(M) * K)) || (K && !l.valid_range(B, size_t(N) * K))) return illegal_address(name, "input");
+  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * 4)) return illegal_address(name, "output");
   const std::span<const int8_t> a(reinterpret_cast<const int8_t*>(A), size_t(M) * K), b(reinterpret_cast<const int8_t*>(B), size_t(N) * K);
   const std::vector<int32_t> full = int8_gemm_i32_ref(a.first(size_t(rows) * K), b.first(size_t(cols) * K), rows, cols, K);
   for (int i = 0; i < rows; ++i)
@@ -271,19 +260,19 @@ runtime_status run_gemm_i32(const cpu_launch& l, void** args) {
 
 runtime_status run_mm_dequant(const cpu_launch& l, void** args) {
   const char* name = "int8_mm_dequant_v1";
-  auto C = arg<const int*>(args, 0);
-  auto rs = arg<const float*>(args, 1);
-  auto cs = arg<const float*>(args, 2);
-  auto bias = arg<const uint16_t*>(args, 3);
-  auto out = arg<uint16_t*>(args, 4);
-  const int M = arg<int>(args, 5), N = arg<int>(args, 6);
+  auto C = launch_arg<const int*>(args, 0);
+  auto rs = launch_arg<const float*>(args, 1);
+  auto cs = launch_arg<const float*>(args, 2);
+  auto bias = launch_arg<const uint16_t*>(args, 3);
+  auto out = launch_arg<uint16_t*>(args, 4);
+  const int M = launch_arg<int>(args, 5), N = launch_arg<int>(args, 6);
   if (M < 0 || N < 0) return bad_arg(name, "negative matrix dimension");
-  const uint64_t covered = std::min<uint64_t>(uint64_t(M) * uint64_t(N), threads_x(l));
+  const uint64_t covered = std::min<uint64_t>(uint64_t(M) * uint64_t(N), l.threads_x());
   if (covered == 0) return runtime_status::success();
   if (!l.valid_range(C, covered * 4) || !l.valid_range(rs, size_t(M) * 4) || !l.valid_range(cs, size_t(N) * 4) ||
       (bias && !l.valid_range(bias, size_t(N) * 2)))
-    return bad_range(name, "input");
-  if (!l.valid_range(out, covered * 2)) return bad_range(name, "output");
+    return illegal_address(name, "input");
+  if (!l.valid_range(out, covered * 2)) return illegal_address(name, "output");
   for (uint64_t idx = 0; idx < covered; ++idx) {
     const size_t i = size_t(idx / uint64_t(N)), j = size_t(idx % uint64_t(N));
     out[idx] = int8_dequant_element(C[idx], rs[i], cs[j], bias ? gs_f16_to_f32(bias[j]) : 0.0f);
@@ -293,23 +282,23 @@ runtime_status run_mm_dequant(const cpu_launch& l, void** args) {
 
 runtime_status run_outlier_addmm(const cpu_launch& l, void** args) {
   const char* name = "int8_outlier_addmm_v1";
-  auto A = arg<const uint16_t*>(args, 0);
-  auto CW = arg<const signed char*>(args, 1);
-  auto SCW = arg<const float*>(args, 2);
-  auto ocols = arg<const int*>(args, 3);
-  const int n_ocols = arg<int>(args, 4);
-  auto out = arg<uint16_t*>(args, 5);
-  const int M = arg<int>(args, 6), N = arg<int>(args, 7), K = arg<int>(args, 8);
+  auto A = launch_arg<const uint16_t*>(args, 0);
+  auto CW = launch_arg<const signed char*>(args, 1);
+  auto SCW = launch_arg<const float*>(args, 2);
+  auto ocols = launch_arg<const int*>(args, 3);
+  const int n_ocols = launch_arg<int>(args, 4);
+  auto out = launch_arg<uint16_t*>(args, 5);
+  const int M = launch_arg<int>(args, 6), N = launch_arg<int>(args, 7), K = launch_arg<int>(args, 8);
   if (M < 0 || N < 0 || K < 0 || n_ocols < 0) return bad_arg(name, "negative dimension");
-  const uint64_t covered = std::min<uint64_t>(uint64_t(M) * uint64_t(N), threads_x(l));
+  const uint64_t covered = std::min<uint64_t>(uint64_t(M) * uint64_t(N), l.threads_x());
   if (covered == 0) return runtime_status::success();
   if (!l.valid_range(A, size_t(M) * K * 2) || !l.valid_range(CW, size_t(N) * K) || !l.valid_range(SCW, size_t(N) * 4) ||
       (n_ocols && !l.valid_range(ocols, size_t(n_ocols) * 4)))
-    return bad_range(name, "input");
-  if (!l.valid_range(out, covered * 2)) return bad_range(name, "output");
+    return illegal_address(name, "input");
+  if (!l.valid_range(out, covered * 2)) return illegal_address(name, "output");
   const std::vector<int> cols(ocols, ocols + n_ocols);
   for (int c : cols)
-    if (c < 0 || c >= K) return bad_range(name, "outlier column");
+    if (c < 0 || c >= K) return illegal_address(name, "outlier column");
   const std::vector<float> a = widen(elem::f16, A, size_t(M) * K);
   for (uint64_t idx = 0; idx < covered; ++idx) {
     const size_t i = size_t(idx / uint64_t(N)), j = size_t(idx % uint64_t(N));

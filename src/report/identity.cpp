@@ -8,15 +8,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r')) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 /// The passwd line for `uid`: name (field 1) and home (field 6).
 bool passwd_entry(const std::string& text, unsigned uid, std::string& name, std::string& home) {
@@ -47,7 +42,7 @@ void detect_identity(const sysroot& sys, machine_facts& facts) {
   if (h.hostname.empty()) {
     for (const char* p : {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
       if (auto text = sys.read_text(p)) {
-        std::string v = trim(*text);
+        std::string v = std::string(scan::trim(*text));
         if (!v.empty() && v != "(none)") {
           h.hostname = v;
           break;
@@ -58,7 +53,7 @@ void detect_identity(const sysroot& sys, machine_facts& facts) {
   auto env = sys.environment();
   auto get = [&env](const char* k) {
     auto it = env.find(k);
-    return it == env.end() ? std::string() : trim(it->second);
+    return it == env.end() ? std::string() : std::string(scan::trim(it->second));
   };
   if (h.user.empty()) h.user = get("USER");
   if (h.user.empty()) h.user = get("LOGNAME");

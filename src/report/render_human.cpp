@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/byte_size.h"
 #include "matrix/stack_position.h"
 #include "report/json_path.h"
 #include "report/report.h"
@@ -70,8 +71,6 @@ const char* status_color(const std::string& s) {
   return "1;31";  // fail, crash, error
 }
 
-std::string gib(double bytes) { return fmt::format("{:.1f}", bytes / (1024.0 * 1024.0 * 1024.0)); }
-
 void header(const json& r, std::string& out, const painter& p) {
   const json& h = json_object_at(r, "host");
   std::vector<std::string> parts{"gpustack " + json_text_at(r, {"tool", "version"})};
@@ -82,9 +81,9 @@ void header(const json& r, std::string& out, const painter& p) {
   int logical = static_cast<int>(num(json_object_at(h, "cpu"), "logical"));
   if (logical > 0) parts.push_back(fmt::format("{} CPUs", logical));
   double ram = num(json_object_at(h, "ram"), "total_bytes");
-  if (ram > 0) parts.push_back("RAM " + gib(ram) + " GiB");
+  if (ram > 0) parts.push_back("RAM " + gib_number(ram) + " GiB");
   double swap = num(json_object_at(h, "swap"), "total_bytes");
-  if (ram > 0) parts.push_back(swap > 0 ? "swap " + gib(swap) + " GiB" : "no swap");
+  if (ram > 0) parts.push_back(swap > 0 ? "swap " + gib_number(swap) + " GiB" : "no swap");
   if (json_text_at(h, {"container", "detected"}) == "true")
     parts.push_back("container " + (json_text_at(h, {"container", "kind"}).empty() ? std::string("?") : json_text_at(h, {"container", "kind"})));
   std::string line;
@@ -106,7 +105,7 @@ void gpu_table(const json& r, std::string& out, const painter& p) {
     int cus = static_cast<int>(num(g, "compute_units")), wave = static_cast<int>(num(g, "wave_size"));
     out += fmt::format("  {:<2} {:<7} {:<8} {:<34} {:>8} {:>4} {:>4}\n", i, cut(json_text_at(g, {"vendor"}), 7),
                        cut(json_text_at(g, {"arch"}), 8), cut(json_text_at(g, {"name"}), 34),
-                       num(g, "vram_bytes") > 0 ? gib(num(g, "vram_bytes")) : "?", cus > 0 ? std::to_string(cus) : "?",
+                       num(g, "vram_bytes") > 0 ? gib_number(num(g, "vram_bytes")) : "?", cus > 0 ? std::to_string(cus) : "?",
                        wave > 0 ? std::to_string(wave) : "?");
   }
 }

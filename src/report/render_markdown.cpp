@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/byte_size.h"
 #include "matrix/stack_position.h"
 #include "report/json_path.h"
 #include "report/report.h"
@@ -49,7 +50,7 @@ std::string code(std::string_view s) {
 
 std::string gib(const json& bytes) {
   double b = bytes.is_number() ? bytes.get<double>() : 0;
-  return b > 0 ? fmt::format("{:.1f} GiB", b / (1024.0 * 1024.0 * 1024.0)) : "? GiB";
+  return b > 0 ? gib_text(b) : "? GiB";
 }
 
 std::string upper(std::string s) {

@@ -2,22 +2,13 @@
 // broke it"), then probe status changes, findings, versions, settings.
 #include <fmt/format.h>
 
+#include "report/markdown_cell.h"
 #include "report/report_diff.h"
 
 namespace gs {
 namespace {
 
 std::string shown(const std::string& v) { return v.empty() ? "(none)" : v; }
-
-std::string md(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out;
-}
 
 std::string joined(const std::vector<std::string>& v) {
   std::string out;
@@ -71,26 +62,26 @@ std::string render_diff_markdown(const report_diff& d) {
     o += "### Suspects\n\n| rank | component | before | after | explains |\n|---:|---|---|---|---|\n";
     int i = 0;
     for (const suspect& s : d.suspects)
-      o += fmt::format("| {} | `{}` | {} | {} | {} |\n", ++i, md(s.component), md(shown(s.before)), md(shown(s.after)), md(joined(s.explains)));
+      o += fmt::format("| {} | `{}` | {} | {} | {} |\n", ++i, md_cell(s.component), md_cell(shown(s.before)), md_cell(shown(s.after)), md_cell(joined(s.explains)));
     o += "\n";
   }
   if (!d.probes.empty()) {
     o += "### Probes\n\n| probe | before | after | detail |\n|---|---|---|---|\n";
     for (const probe_change& p : d.probes)
-      o += "| `" + md(p.id) + "` | " + md(shown(p.before)) + " | " + (p.newly_failing ? "**" + md(p.after) + "**" : md(shown(p.after))) +
-           " | " + md(p.detail) + " |\n";
+      o += "| `" + md_cell(p.id) + "` | " + md_cell(shown(p.before)) + " | " + (p.newly_failing ? "**" + md_cell(p.after) + "**" : md_cell(shown(p.after))) +
+           " | " + md_cell(p.detail) + " |\n";
     o += "\n";
   }
   if (!d.findings_added.empty() || !d.findings_removed.empty()) {
     o += "### Findings\n\n";
-    for (const auto& [id, title] : d.findings_added) o += "- added `" + md(id) + "` " + md(title) + "\n";
-    for (const auto& [id, title] : d.findings_removed) o += "- removed `" + md(id) + "` " + md(title) + "\n";
+    for (const auto& [id, title] : d.findings_added) o += "- added `" + md_cell(id) + "` " + md_cell(title) + "\n";
+    for (const auto& [id, title] : d.findings_removed) o += "- removed `" + md_cell(id) + "` " + md_cell(title) + "\n";
     o += "\n";
   }
   for (const auto* group : {&d.versions, &d.settings}) {
     if (group->empty()) continue;
     o += std::string("### ") + (group == &d.versions ? "Versions" : "Settings") + "\n\n| name | before | after |\n|---|---|---|\n";
-    for (const value_change& c : *group) o += "| `" + md(c.name) + "` | " + md(shown(c.before)) + " | " + md(shown(c.after)) + " |\n";
+    for (const value_change& c : *group) o += "| `" + md_cell(c.name) + "` | " + md_cell(shown(c.before)) + " | " + md_cell(shown(c.after)) + " |\n";
     o += "\n";
   }
   return o;

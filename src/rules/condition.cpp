@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/text_scan.h"
 #include "rules/fact_resolver.h"
 
 namespace gs {
@@ -39,12 +40,7 @@ bool from_order(cond_op op, int c) {
   }
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
+using scan::iequals;
 
 /// Fact against fact: both must be known, and are compared in their common type.
 bool compare_facts(cond_op op, const fact_value& l, const fact_value& r) {

@@ -60,19 +60,33 @@ std::string failure_text(const probe_result& r) {
   return text;
 }
 
+std::vector<finding> failure_findings(const knowledge_base& kb, const probe_result& r, const machine_facts& facts) {
+  std::vector<finding> out;
+  std::set<std::string> ids;
+  for (finding& f : kb.match_error_text(failure_text(r), facts))
+    if (ids.insert(f.id).second) out.push_back(std::move(f));
+  return out;
+}
+
 void add_failure_findings(const knowledge_base& kb, const machine_facts& facts, std::vector<probe_result>& results,
                           std::vector<finding>& findings) {
   std::set<std::string> seen;
   for (const finding& f : findings) seen.insert(f.id);
   for (probe_result& r : results) {
     if (r.outcome == status::pass || r.outcome == status::skip) continue;
-    for (finding& f : kb.match_error_text(failure_text(r), facts)) {
+    for (finding& f : failure_findings(kb, r, facts)) {
       // A probe may have named the finding itself already (the py.* steps do, in the child).
       if (std::find(r.finding_ids.begin(), r.finding_ids.end(), f.id) == r.finding_ids.end())
         r.finding_ids.push_back(f.id);
       if (seen.insert(f.id).second) findings.push_back(std::move(f));
     }
   }
+}
+
+std::vector<finding> run_findings(const knowledge_base& kb, const machine_facts& facts, std::vector<probe_result>& results) {
+  std::vector<finding> out = kb.evaluate(facts);
+  add_failure_findings(kb, facts, results, out);
+  return out;
 }
 
 }  // namespace gs

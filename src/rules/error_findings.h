@@ -25,10 +25,18 @@ bool load_knowledge_base(const std::vector<std::string>& extra_files, knowledge_
 /// output and the kernel-log lines seen while it ran.
 std::string failure_text(const probe_result& r);
 
-/// For each result that neither passed nor was skipped, the findings whose signatures match its
-/// failure text: each id is added to the result once, each finding to `findings` once per id
-/// (a finding already there, e.g. from kb.evaluate, is not repeated).
+/// The findings whose signatures match `r`'s failure text, one per id (whatever `r`'s status:
+/// the callers decide which results to ask about).
+std::vector<finding> failure_findings(const knowledge_base& kb, const probe_result& r, const machine_facts& facts);
+
+/// For each result that neither passed nor was skipped, its failure_findings: each id is added
+/// to the result once, each finding to `findings` once per id (a finding already there, e.g.
+/// from kb.evaluate, is not repeated).
 void add_failure_findings(const knowledge_base& kb, const machine_facts& facts, std::vector<probe_result>& results,
                           std::vector<finding>& findings);
+
+/// The findings of a command that ran steps: the machine's (kb.evaluate), then those its failed
+/// steps' text names (add_failure_findings, which also files their ids on `results`).
+std::vector<finding> run_findings(const knowledge_base& kb, const machine_facts& facts, std::vector<probe_result>& results);
 
 }  // namespace gs

@@ -9,6 +9,8 @@
 #include <set>
 #include <vector>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
@@ -26,13 +28,6 @@ bool scan_u(std::string_view s, size_t& i, unsigned long long& out) {
   }
   out = negative && v ? ~0ULL : v;  // "-1" through %u is 4294967295: out of range
   return true;
-}
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
 }
 
 }  // namespace
@@ -64,7 +59,7 @@ mask_effect apply_visible_mask(std::string_view value, int available) {
   size_t start = 0;
   while (start <= value.size()) {
     size_t comma = value.find(',', start);
-    entries.push_back(trim(value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    entries.push_back(std::string(scan::trim(value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start))));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }

@@ -14,6 +14,10 @@
 
 namespace gs {
 
+runtime_status illegal_address(const char* kernel, const char* what) {
+  return runtime_status::failure(kernel, 700, std::string(what) + " range is outside every allocation");
+}
+
 int cpu_launch::define_int(const std::string& name, int fallback) const {
   auto it = defines.find(name);
   if (it == defines.end() || it->second.empty()) return fallback;

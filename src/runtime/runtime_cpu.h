@@ -4,6 +4,7 @@
 // one probe body runs unchanged on cpu, cuda and hip. Buffers are host memory; copies and frees
 // are checked against live allocations, the way a driver rejects a stray device pointer.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -24,7 +25,21 @@ struct cpu_launch {
   std::function<bool(const void* p, size_t bytes)> valid_range;
   /// A define as an integer, or `fallback` when absent or not a number.
   int define_int(const std::string& name, int fallback) const;
+  /// Threads the grid launches along x: a 1-D kernel covers this many elements, no more.
+  uint64_t threads_x() const { return uint64_t(dims.grid[0]) * dims.block[0]; }
 };
+
+/// Argument `i` of a launch, typed as the kernel declares it (`args` as cuLaunchKernel takes
+/// them).
+template <class T>
+T launch_arg(void** args, int i) {
+  return *static_cast<T*>(args[i]);
+}
+
+/// What a CPU kernel returns for a pointer argument whose `what` ("input", "output") range lies
+/// outside every allocation: CUDA_ERROR_ILLEGAL_ADDRESS (700), the error a GPU gives for the
+/// same bug.
+runtime_status illegal_address(const char* kernel, const char* what);
 
 /// Runs one kernel: unpacks `args` (pointers to each argument, as cuLaunchKernel takes them).
 using cpu_kernel_fn = runtime_status (*)(const cpu_launch& launch, void** args);

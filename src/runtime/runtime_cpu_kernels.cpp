@@ -21,29 +21,16 @@
 namespace gs {
 namespace {
 
-// Argument i of a launch, typed as the kernel declares it.
-template <class T>
-T arg(void** args, int i) {
-  return *static_cast<T*>(args[i]);
-}
-
-runtime_status bad_range(const char* kernel, const char* what) {
-  // 700 is CUDA_ERROR_ILLEGAL_ADDRESS: the error a GPU would give for the same bug.
-  return runtime_status::failure(kernel, 700, std::string(what) + " range is outside every allocation");
-}
-
-uint64_t threads_x(const cpu_launch& l) { return uint64_t(l.dims.grid[0]) * l.dims.block[0]; }
-
 // ---- vector_add.cu ---------------------------------------------------------------------------
 
 runtime_status run_vector_add_v1(const cpu_launch& l, void** args) {
-  auto a = arg<const float*>(args, 0), b = arg<const float*>(args, 1);
-  auto c = arg<float*>(args, 2);
-  unsigned n = arg<unsigned>(args, 3);
-  size_t covered = size_t(std::min<uint64_t>(n, threads_x(l)));
+  auto a = launch_arg<const float*>(args, 0), b = launch_arg<const float*>(args, 1);
+  auto c = launch_arg<float*>(args, 2);
+  unsigned n = launch_arg<unsigned>(args, 3);
+  size_t covered = size_t(std::min<uint64_t>(n, l.threads_x()));
   size_t bytes = covered * sizeof(float);
-  if (covered && (!l.valid_range(a, bytes) || !l.valid_range(b, bytes))) return bad_range("vector_add_v1", "input");
-  if (covered && !l.valid_range(c, bytes)) return bad_range("vector_add_v1", "output");
+  if (covered && (!l.valid_range(a, bytes) || !l.valid_range(b, bytes))) return illegal_address("vector_add_v1", "input");
+  if (covered && !l.valid_range(c, bytes)) return illegal_address("vector_add_v1", "output");
   vector_add_ref(a, b, c, covered);
   return runtime_status::success();
 }
@@ -51,13 +38,13 @@ runtime_status run_vector_add_v1(const cpu_launch& l, void** args) {
 // ---- reduce_sum.cu ---------------------------------------------------------------------------
 
 runtime_status run_reduce_sum_v1(const cpu_launch& l, void** args) {
-  auto x = arg<const float*>(args, 0);
-  auto partial = arg<float*>(args, 1);
-  unsigned n = arg<unsigned>(args, 2);
+  auto x = launch_arg<const float*>(args, 0);
+  auto partial = launch_arg<float*>(args, 1);
+  unsigned n = launch_arg<unsigned>(args, 2);
   if (l.dims.block[1] != 1 || l.dims.block[2] != 1)
     return runtime_status::failure("reduce_sum_v1", 1, "reduce_sum_v1 is a 1-D kernel (blockDim.y = blockDim.z = 1)");
-  if (n && !l.valid_range(x, size_t(n) * sizeof(float))) return bad_range("reduce_sum_v1", "input");
-  if (!l.valid_range(partial, size_t(l.dims.grid[0]) * sizeof(float))) return bad_range("reduce_sum_v1", "output");
+  if (n && !l.valid_range(x, size_t(n) * sizeof(float))) return illegal_address("reduce_sum_v1", "input");
+  if (!l.valid_range(partial, size_t(l.dims.grid[0]) * sizeof(float))) return illegal_address("reduce_sum_v1", "output");
   if (!reduce_sum_blocks_ref(x, n, partial, l.dims.grid[0], l.dims.block[0], unsigned(l.wave_size)))
     return runtime_status::failure(
         "reduce_sum_v1", 2,
@@ -69,14 +56,14 @@ runtime_status run_reduce_sum_v1(const cpu_launch& l, void** args) {
 // ---- copy_bandwidth.cu -----------------------------------------------------------------------
 
 runtime_status run_copy(const char* name, const cpu_launch& l, void** args, bool grid_stride) {
-  auto src = arg<const float*>(args, 0);
-  auto dst = arg<float*>(args, 1);
-  auto n = arg<unsigned long long>(args, 2);
+  auto src = launch_arg<const float*>(args, 0);
+  auto dst = launch_arg<float*>(args, 1);
+  auto n = launch_arg<unsigned long long>(args, 2);
   // v1 covers one element per thread; v2's grid-stride loop covers everything.
-  uint64_t covered = grid_stride ? n : std::min<uint64_t>(n, threads_x(l));
+  uint64_t covered = grid_stride ? n : std::min<uint64_t>(n, l.threads_x());
   size_t bytes = size_t(covered) * sizeof(float);
-  if (covered && !l.valid_range(src, bytes)) return bad_range(name, "source");
-  if (covered && !l.valid_range(dst, bytes)) return bad_range(name, "destination");
+  if (covered && !l.valid_range(src, bytes)) return illegal_address(name, "source");
+  if (covered && !l.valid_range(dst, bytes)) return illegal_address(name, "destination");
   if (grid_stride && (reinterpret_cast<uintptr_t>(src) % 16 || reinterpret_cast<uintptr_t>(dst) % 16))
     return runtime_status::failure(name, 716, "copy_v2 needs 16-byte aligned pointers (misaligned address)");
   copy_ref(src, dst, size_t(covered));
@@ -90,10 +77,10 @@ runtime_status run_copy_v2(const cpu_launch& l, void** args) { return run_copy("
 enum class gemm_input { f32, bf16, f16 };
 
 runtime_status run_gemm(const char* name, gemm_input in, bool tiled, const cpu_launch& l, void** args) {
-  const void* A = arg<const void*>(args, 0);
-  const void* B = arg<const void*>(args, 1);
-  auto C = arg<float*>(args, 2);
-  int M = arg<int>(args, 3), N = arg<int>(args, 4), K = arg<int>(args, 5);
+  const void* A = launch_arg<const void*>(args, 0);
+  const void* B = launch_arg<const void*>(args, 1);
+  auto C = launch_arg<float*>(args, 2);
+  int M = launch_arg<int>(args, 3), N = launch_arg<int>(args, 4), K = launch_arg<int>(args, 5);
   if (M < 0 || N < 0 || K < 0) return runtime_status::failure(name, 1, "negative matrix dimension");
 
   uint64_t rows_reach, cols_reach;
@@ -121,8 +108,8 @@ runtime_status run_gemm(const char* name, gemm_input in, bool tiled, const cpu_l
   size_t elem = in == gemm_input::f32 ? 4 : 2;
   size_t a_n = size_t(M) * K, b_n = size_t(K) * N;
   if ((a_n && !l.valid_range(A, a_n * elem)) || (b_n && !l.valid_range(B, b_n * elem)))
-    return bad_range(name, "input");
-  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * sizeof(float))) return bad_range(name, "output");
+    return illegal_address(name, "input");
+  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * sizeof(float))) return illegal_address(name, "output");
 
   std::vector<float> a_wide, b_wide;
   const float *a = static_cast<const float*>(A), *b = static_cast<const float*>(B);
@@ -153,8 +140,8 @@ GS_GEMM_ADAPTER(gemm_f16_v2, gemm_input::f16, true)
 // Waits for a flag nothing sets, as the GPU kernel does, but asleep: a 1 ms poll costs no CPU,
 // so on the cpu backend too the watchdog sees a wait that makes no progress.
 runtime_status run_spin_on_flag_v1(const cpu_launch& l, void** args) {
-  auto flag = arg<const volatile unsigned*>(args, 0);
-  if (!l.valid_range(const_cast<const unsigned*>(flag), sizeof(unsigned))) return bad_range("spin_on_flag_v1", "flag");
+  auto flag = launch_arg<const volatile unsigned*>(args, 0);
+  if (!l.valid_range(const_cast<const unsigned*>(flag), sizeof(unsigned))) return illegal_address("spin_on_flag_v1", "flag");
   while (*flag == 0u) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return runtime_status::success();
 }

@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
@@ -30,21 +32,14 @@ std::string dtype_name(const nlohmann::json* v, const char* fallback) {
 
 bool truthy(const nlohmann::json* v) { return v && v->is_boolean() && v->get<bool>(); }
 
-std::vector<std::string> split_dots(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, '.');) out.push_back(part);
-  return out;
-}
-
 /// Skip entries that keep a decoder Linear in 16 bit: the Linear itself, or a module that
 /// holds some (a whole layer, its attention or MLP block).
 std::vector<std::string> decoder_skips(const nlohmann::json& list, const std::vector<std::string>& decoder_linears) {
-  static const std::set<std::string> containers = {"layers", "self_attn", "linear_attn", "mlp"};
+  static const std::set<std::string, std::less<>> containers = {"layers", "self_attn", "linear_attn", "mlp"};
   std::vector<std::string> out;
   for (const nlohmann::json& e : list) {
     if (!e.is_string()) continue;
-    for (const std::string& part : split_dots(e.get<std::string>()))
+    for (std::string_view part : scan::split(e.get_ref<const std::string&>(), '.'))
       if (containers.count(part) ||
           std::find(decoder_linears.begin(), decoder_linears.end(), part) != decoder_linears.end()) {
         out.push_back(e.get<std::string>());
@@ -57,7 +52,7 @@ std::vector<std::string> decoder_skips(const nlohmann::json& list, const std::ve
 bool names_lm_head(const nlohmann::json& list) {
   for (const nlohmann::json& e : list)
     if (e.is_string()) {
-      std::vector<std::string> parts = split_dots(e.get<std::string>());
+      std::vector<std::string_view> parts = scan::split(e.get_ref<const std::string&>(), '.');
       if (std::find(parts.begin(), parts.end(), "lm_head") != parts.end()) return true;
     }
   return false;
