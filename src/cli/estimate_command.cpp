@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "core/byte_size.h"
 #include "core/status.h"
 #include "detect/detect.h"
 #include "estimate/fit_verdict.h"
@@ -30,8 +31,6 @@ struct estimate_args {
   bool list_models = false;
   output_options out;  ///< the same --json/--markdown/-o as every command
 };
-
-std::string gb(uint64_t b) { return fmt::format("{:.2f} GiB", double(b) / double(1ull << 30)); }
 
 // Where the HF cache would put the download: HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub,
 // walked up to the nearest directory that exists.
@@ -103,16 +102,16 @@ std::string render_text(const model_spec& m, const memory_estimate& e, const fit
     for (const mem_term& t : *terms) w = std::max(w, t.label.size());
   w = std::max<size_t>(w, 58);
   auto row = [&](const mem_term& t) {
-    if (md) o += fmt::format("| {} | {} | {} |\n", t.label, gb(t.bytes), t.math);
-    else o += fmt::format("  {:<{}} {:>10}  {}\n", t.label, w, gb(t.bytes), t.math);
+    if (md) o += fmt::format("| {} | {} | {} |\n", t.label, gib_text(double(t.bytes), 2), t.math);
+    else o += fmt::format("  {:<{}} {:>10}  {}\n", t.label, w, gib_text(double(t.bytes), 2), t.math);
   };
   auto head = [&](const std::string& h) {
     if (md) o += "\n**" + h + "**\n\n| component | bytes | napkin math |\n|---|---:|---|\n";
     else o += h + "\n";
   };
   auto total = [&](const std::string& l, uint64_t b) {
-    if (md) o += fmt::format("| **{}** | **{}** | |\n", l, gb(b));
-    else o += fmt::format("  {:<{}} {:>10}\n", l, w, gb(b));
+    if (md) o += fmt::format("| **{}** | **{}** | |\n", l, gib_text(double(b), 2));
+    else o += fmt::format("  {:<{}} {:>10}\n", l, w, gib_text(double(b), 2));
   };
   o += md ? "### gpustack estimate\n\n" + shape_line(m, e.shape) + "\n"
           : "gpustack estimate: " + shape_line(m, e.shape) + "\n\n";
@@ -136,7 +135,7 @@ std::string render_text(const model_spec& m, const memory_estimate& e, const fit
   total("disk", e.disk_bytes);
   o += md ? "\n**Verdict: " + std::string(fit_name(f.overall)) + "**"
           : "\nverdict: " + std::string(fit_name(f.overall));
-  o += fmt::format(" on {}, {} RAM\n", mb.gpu_name.empty() ? "no GPU" : mb.gpu_name, gb(mb.ram_bytes));
+  o += fmt::format(" on {}, {} RAM\n", mb.gpu_name.empty() ? "no GPU" : mb.gpu_name, gib_text(double(mb.ram_bytes), 2));
   for (const fit_part& p : f.parts) {
     o += fmt::format("{}{:<5} {:<13} {}\n", md ? "- " : "  ", p.what, fit_name(p.verdict), p.reason);
     for (const std::string& x : p.fixes) o += fmt::format("{}        try: {}\n", md ? "  " : "  ", x);

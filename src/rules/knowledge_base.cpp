@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/assets.h"
+#include "core/text_scan.h"
 #include "rules/condition.h"
 #include "rules/fact_resolver.h"
 #include "rules/kb_loader.h"
@@ -89,7 +90,6 @@ void fire(const rule& r, const machine_facts& facts, const kb_data& kb, const st
   });
 }
 
-
 void sort_and_dedupe(std::vector<finding>& fs) {
   std::stable_sort(fs.begin(), fs.end(), [](const finding& a, const finding& b) {
     if (severity_rank(a.level) != severity_rank(b.level)) return severity_rank(a.level) < severity_rank(b.level);
@@ -105,11 +105,7 @@ void sort_and_dedupe(std::vector<finding>& fs) {
   fs = std::move(out);
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using scan::lower;
 
 std::string trimmed_evidence(std::string_view line) {
   std::string s(line);

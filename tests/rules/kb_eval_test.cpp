@@ -3,7 +3,7 @@
 // derived facts, templates, and error-text matching.
 #include <gtest/gtest.h>
 
-#include "rules/facts_builder.h"
+#include "support/sample_facts.h"
 #include "rules/knowledge_base.h"
 
 namespace gs {
