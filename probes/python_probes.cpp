@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "probes/python_vectors.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 #include "rules/error_findings.h"
 
 namespace gs {

@@ -1,4 +1,4 @@
-# The Python side of gpustack's probe protocol (src/python/python_probe.h; docs/python-probes.md).
+# The Python side of gpustack's probe protocol (src/python/script_runner.h; docs/python-probes.md).
 # gpustack writes this file beside a probe script in a private temp dir and runs
 # `python -u script.py`; the script talks back on stdout, one line per message:
 #   @gs phase <name>      @gs heartbeat      @gs result {"status": ..., "detail": ..., "data": {...}}

@@ -10,7 +10,7 @@
 
 #include "fla/fla_options.h"
 #include "probes/probe.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 
 namespace gs {
 

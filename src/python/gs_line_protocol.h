@@ -1,4 +1,4 @@
-// The `@gs` line protocol a probe script speaks on its stdout (python_probe.h has the summary;
+// The `@gs` line protocol a probe script speaks on its stdout (script_runner.h has the summary;
 // docs/python-probes.md the full text). This is the parser alone, so it can be tested without a
 // Python: bytes arrive in any split, a line may lack its newline at EOF, a library may print
 // half a line before ours, and a dying interpreter may leave garbage. Nothing here throws.

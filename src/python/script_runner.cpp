@@ -1,9 +1,9 @@
-// Running a probe script in the user's Python (python_probe.h). We are already inside the
+// Running a probe script in the user's Python (script_runner.h). We are already inside the
 // probe's watched child, which leads its own process group: the interpreter is forked into that
 // same group (no setpgid), so a deadline's group kill reaches Python and whatever it started
 // (Triton's ptxas, a compile worker). Python runs unbuffered (-u) so a phase line reaches us
 // when it is printed, not when a 8 KiB buffer fills at exit.
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 
 #include <fcntl.h>
 #include <ftw.h>

@@ -8,6 +8,8 @@
 // Any other line is the script's log; the last lines are kept for the report. The arguments go
 // in as JSON in the GPUSTACK_ARGS environment variable. probes/python/gs_protocol.py is the
 // Python side.
+// This is no probe: the py.* probes are in probes/python_probes.cpp, and they, `probe fla` and
+// `train-smoke` start their scripts through run_python_script() here.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>

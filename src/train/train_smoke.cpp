@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 #include "watch/probe_runner.h"
 
 namespace gs {

@@ -17,7 +17,7 @@
 
 #include "probes/python_probes.h"
 #include "python/gs_line_protocol.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 #include "watch/probe_runner.h"
 #include "support/files.h"
 #include "support/sample_facts.h"

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "core/assets.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 #include "support/probe_harness.h"
 
 namespace gs {

@@ -16,8 +16,9 @@
 
 #include "core/assets.h"
 #include "probes/python_probes.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 #include "watch/probe_runner.h"
+
 #include "support/probe_harness.h"
 #include "support/shell.h"
 

@@ -10,7 +10,7 @@
 
 #include "probes/python_probes.h"
 #include "probes/python_vectors.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 
 #include "support/files.h"
 #include "support/sample_facts.h"

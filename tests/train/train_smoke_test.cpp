@@ -16,12 +16,12 @@
 
 #include "core/assets.h"
 #include "models/model_registry.h"
-#include "python/python_probe.h"
+#include "python/script_runner.h"
 #include "train/train_smoke.h"
 
 #include "support/files.h"
-#include "support/shell.h"
 #include "support/probe_harness.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
