@@ -10,7 +10,7 @@
 
 #include "core/text_scan.h"
 #include "probes/device_code_scan.h"
-#include "probes/subprocess_capture.h"
+#include "sys/subprocess_capture.h"
 
 namespace gs {
 namespace {

@@ -14,8 +14,8 @@
 #include "core/status.h"
 #include "detect/detect.h"
 #include "fix/triton_stages_fix.h"
-#include "probes/subprocess_capture.h"
 #include "python/python_locate.h"
+#include "sys/subprocess_capture.h"
 #include "sys/sysroot.h"
 
 namespace gs {

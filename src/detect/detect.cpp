@@ -2,7 +2,7 @@
 // GPUs, device access (needs the render minors), toolkits, Python.
 #include "detect/detect.h"
 
-#include "report/identity.h"
+#include "detect/identity.h"
 
 namespace gs {
 

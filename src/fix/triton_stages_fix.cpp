@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "core/assets.h"
-#include "probes/subprocess_capture.h"
+#include "sys/subprocess_capture.h"
 
 namespace gs {
 namespace {

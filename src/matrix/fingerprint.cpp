@@ -6,10 +6,10 @@
 #include <stdexcept>
 
 #include "core/assets.h"
+#include "core/sha256.h"
 #include "matrix/matrix.h"
 #include "python/packages.h"
 #include "python/pep503.h"
-#include "report/sha256.h"
 
 namespace gs {
 namespace {

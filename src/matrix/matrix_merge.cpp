@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "core/assets.h"
+#include "core/sha256.h"
 #include "core/status.h"
 #include "matrix/matrix.h"
-#include "report/sha256.h"
 
 namespace gs {
 namespace {

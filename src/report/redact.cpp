@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "core/sha256.h"
 #include "report/redact_scan.h"
-#include "report/sha256.h"
 
 extern char** environ;
 

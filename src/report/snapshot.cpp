@@ -4,7 +4,7 @@
 // directories as directories; the file itself is stored with redacted contents. Listed
 // directories keep their other names as empty placeholders, so a replayed listing matches.
 #include "report/snapshot.h"
-#include "probes/subprocess_capture.h"
+#include "sys/subprocess_capture.h"
 #include <filesystem>
 #include <cstdlib>
 
@@ -25,7 +25,7 @@
 #include <toml++/toml.h>
 
 #include "core/utc_time.h"
-#include "report/identity.h"
+#include "detect/identity.h"
 #include "report/tar_writer.h"
 
 namespace gs {

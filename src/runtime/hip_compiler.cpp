@@ -15,7 +15,7 @@
 
 #include <fmt/ranges.h>
 
-#include "report/sha256.h"
+#include "core/sha256.h"
 #include "runtime/code_object.h"
 #include "vendor/hip_api.h"
 

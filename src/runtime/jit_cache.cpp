@@ -14,7 +14,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "report/sha256.h"
+#include "core/sha256.h"
 
 namespace gs {
 

@@ -11,19 +11,9 @@
 #include <string>
 #include <vector>
 
-namespace gs {
+#include "core/runtime_status.h"
 
-/// Outcome of a runtime call: ok, or the vendor's words plus the call that failed.
-struct runtime_status {
-  bool ok = true;
-  std::string call;     ///< "cuModuleLoadData"
-  int code = 0;         ///< vendor error code
-  std::string message;  ///< vendor error string, or the compiler log for a JIT failure
-  static runtime_status success() { return {}; }
-  static runtime_status failure(std::string call, int code, std::string message) {
-    return {false, std::move(call), code, std::move(message)};
-  }
-};
+namespace gs {
 
 struct device_props {
   std::string backend;      ///< "cpu" | "cuda" | "hip"

@@ -1,7 +1,6 @@
 // train_plan.h: arguments -> plan, with every refusal said in one line.
 #include "train/train_plan.h"
 
-#include "cli/cli.h"
 
 #include <fmt/format.h>
 
@@ -44,32 +43,6 @@ nlohmann::json model_json(const model_spec& m, const model_spec& real) {
 }
 
 }  // namespace
-
-void add_train_smoke_options(CLI::App& sub, train_smoke_cli& o) {
-  sub.add_option("--model", o.model, "registry model to train (`gpustack estimate --list-models` shows them)")->required();
-  sub.add_option("--layers", o.layers,
-                 "shrink to N decoder layers, a multiple of the layer pattern (4 for Qwen3.5, 6 for Gemma)")
-      ->check([](const std::string& v) -> std::string {
-        try {
-          if (std::stoi(v) > 0) return {};
-        } catch (const std::exception&) {
-        }
-        return "must be a positive number of layers (a multiple of the model's layer pattern), got " + v;
-      });
-  sub.add_option("--width-scale", o.width_scale,
-                 "scale hidden/intermediate sizes and head counts by F in (0, 1]; head dims and vocab stay real")
-      ->check(CLI::Range(1e-6, 1.0));
-  sub.add_option("--seq", o.seq, "tokens per sequence (default 512)")->check(CLI::Range(8, 1 << 20));
-  sub.add_option("--batch", o.batch, "sequences per step (default 1)")->check(CLI::Range(1, 4096));
-  sub.add_option("--steps", o.steps, "optimizer steps (default 5; the loss must fall from the first to the last)")
-      ->check(CLI::Range(1, 1000));
-  sub.add_flag("--no-grad-ckpt", o.no_grad_ckpt, "turn gradient checkpointing off (it is on by default)");
-  sub.add_option("--weights", o.weights,
-                 "a local checkpoint directory (config.json + *.safetensors) instead of random weights");
-  sub.add_option("--timeout", o.timeout_s, "seconds any one phase may take (default per phase: docs/train-smoke.md)")
-      ->check(phase_timeout_check());
-  sub.add_option("--lr", o.lr, "AdamW learning rate (default 1e-3)")->check(CLI::Range(1e-9, 10.0));
-}
 
 std::vector<std::string> decoder_linear_names(const model_spec& m) {
   std::vector<std::string> names;

@@ -3,7 +3,6 @@
 // and the estimator's prediction for the same shape. Every bad argument is an error here, said
 // before anything starts (exit 2).
 #pragma once
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -25,10 +24,6 @@ struct train_smoke_cli {
   double timeout_s = 0;
   double lr = 1e-3;
 };
-
-/// --model, --layers, --width-scale, --seq, --batch, --steps, --no-grad-ckpt, --weights,
-/// --timeout, --lr, each with help text and range checks.
-void add_train_smoke_options(CLI::App& sub, train_smoke_cli& o);
 
 struct train_smoke_plan {
   train_smoke_request request;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/runtime.h"
+#include "core/runtime_status.h"
 
 namespace gs::vendor {
 

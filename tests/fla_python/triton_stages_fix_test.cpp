@@ -19,8 +19,8 @@
 #include "cli/fix_command.h"
 #include "core/assets.h"
 #include "fix/triton_stages_fix.h"
-#include "probes/subprocess_capture.h"
 #include "support/files.h"
+#include "sys/subprocess_capture.h"
 
 namespace gs {
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "core/sha256.h"
 #include "report/redact.h"
 #include "report/report.h"
-#include "support/sample_facts.h"
-#include "report/sha256.h"
 #include "support/redaction_samples.h"
 #include "support/report_schema.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {

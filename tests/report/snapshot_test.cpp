@@ -18,7 +18,7 @@
 #include <toml++/toml.h>
 
 #include "detect/detect.h"
-#include "report/identity.h"
+#include "detect/identity.h"
 #include "report/report.h"
 #include "report/snapshot.h"
 #include "report/tar_writer.h"

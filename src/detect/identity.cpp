@@ -1,7 +1,7 @@
 // detect_identity: the three strings redaction must know to remove. On a captured tree the
 // hostname file is normally absent (snapshots leave it out) and USER/HOME come from the
 // manifest's [env], already redacted, so a replay redacts nothing new.
-#include "report/identity.h"
+#include "detect/identity.h"
 
 #include <unistd.h>
 

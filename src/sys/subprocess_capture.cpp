@@ -1,5 +1,5 @@
 // run_captured (subprocess_capture.h): fork, exec, read until EOF or the deadline, reap.
-#include "probes/subprocess_capture.h"
+#include "sys/subprocess_capture.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,6 +1,7 @@
-// Run a program with a deadline and capture what it prints (stdout and stderr together), for
-// probes that ask a tool about itself (`llama-server --version`). Called inside a probe's
-// watched child: the program stays in that process group so a watchdog kill reaches it too.
+// Run a program with a deadline and capture what it prints (stdout and stderr together): a probe
+// asking a tool about itself (`llama-server --version`), `check --sysroot` unpacking a snapshot
+// with tar, `fix triton-stages` asking the user's Python. The program stays in the caller's
+// process group, so when the caller is a probe's watched child a watchdog kill reaches it too.
 #pragma once
 #include <map>
 #include <string>

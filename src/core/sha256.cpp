@@ -1,6 +1,6 @@
 // SHA-256, straight from FIPS 180-4 section 6.2; checked against the standard's test vectors
 // in tests/report/redact_test.cpp.
-#include "report/sha256.h"
+#include "core/sha256.h"
 
 #include <array>
 #include <cstdint>
