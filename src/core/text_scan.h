@@ -36,6 +36,9 @@ std::string hex(uint64_t v, int width);
 /// in a captured tree does not).
 bool printable(std::string_view s);
 
+/// An ASCII decimal digit, whatever the locale (std::isdigit's answer depends on it).
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 /// Case-insensitive "contains".
 bool icontains(std::string_view haystack, std::string_view needle);
 

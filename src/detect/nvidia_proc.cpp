@@ -6,15 +6,13 @@
 namespace gs {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 /// digits '.' digits ('.' digits)? and nothing else.
 bool looks_like_version(std::string_view t) {
   int groups = 0;
   size_t i = 0;
   while (i < t.size()) {
     size_t j = i;
-    while (j < t.size() && is_digit(t[j])) ++j;
+    while (j < t.size() && scan::is_digit(t[j])) ++j;
     if (j == i) return false;
     ++groups;
     if (j == t.size()) break;

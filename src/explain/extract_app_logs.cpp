@@ -15,13 +15,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text_scan.h"
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
 
 namespace gs {
 namespace {
-
-bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 /// The value of `key=` in a logfmt line (Ollama's slog): quoted or up to the next space.
 std::string logfmt_value(const std::string& line, std::string_view key) {
@@ -42,7 +41,7 @@ std::string sm_of(std::string_view cc) {
   size_t dot = cc.find('.');
   if (dot == std::string_view::npos || dot == 0 || dot + 1 >= cc.size()) return "";
   for (size_t i = 0; i < cc.size(); ++i)
-    if (i != dot && !digit(cc[i])) return "";
+    if (i != dot && !scan::is_digit(cc[i])) return "";
   return "sm_" + std::string(cc.substr(0, dot)) + std::string(cc.substr(dot + 1));
 }
 
@@ -74,7 +73,7 @@ void ollama(paste_scan& s, size_t i, const std::string& l, const std::string& lo
 
 void llama_cpp(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
   size_t b = l.find_first_not_of(" \t");
-  if (b != std::string::npos && l.compare(b, 7, "Device ") == 0 && b + 7 < l.size() && digit(l[b + 7])) {
+  if (b != std::string::npos && l.compare(b, 7, "Device ") == 0 && b + 7 < l.size() && scan::is_digit(l[b + 7])) {
     size_t colon = l.find(": ", b);
     size_t comma = colon == std::string::npos ? std::string::npos : l.find(", ", colon);
     if (comma == std::string::npos) return;
@@ -97,7 +96,7 @@ void llama_cpp(paste_scan& s, size_t i, const std::string& l, const std::string&
   }
   if (size_t p = lower.find("ggml_vulkan: "); p != std::string::npos) {
     size_t eq = l.find(" = ", p);
-    if (eq == std::string::npos || !digit(l[p + 13])) return;
+    if (eq == std::string::npos || !scan::is_digit(l[p + 13])) return;
     std::string name = l.substr(eq + 3, l.find_first_of("(|", eq + 3) == std::string::npos ? std::string::npos
                                                                                      : l.find_first_of("(|", eq + 3) - eq - 3);
     name = trim_copy(name);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <span>
 
+#include "core/text_scan.h"
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
 
@@ -13,21 +14,18 @@ namespace gs {
 
 /// "gfx1100" tokens in a line (lower case in, tokens out).
 std::vector<std::string> gfx_tokens(std::string_view lower) {
-  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   std::vector<std::string> out;
   for (size_t p = lower.find("gfx"); p != std::string_view::npos; p = lower.find("gfx", p + 3)) {
     if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;
     size_t e = p + 3;
     while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
     // Real targets have three or four characters after "gfx" (gfx90a, gfx1201): "gfx90878" is not one.
-    if (e - p >= 6 && e - p <= 7 && digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
+    if (e - p >= 6 && e - p <= 7 && scan::is_digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
   }
   return out;
 }
 
 namespace {
-
-bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 /// Lines whose gfx tokens list what a library ships or a build targets, not the user's GPU.
 bool lists_targets(std::string_view lower) {
@@ -37,7 +35,6 @@ bool lists_targets(std::string_view lower) {
     if (lower.find(w) != std::string_view::npos) return true;
   return false;
 }
-
 
 std::string without_urls(const std::string& l) {
   std::string out = l;
@@ -86,7 +83,7 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
   }
   if (size_t p = lower.find("cuda capability sm_"); p != std::string::npos) {
     size_t b = p + 16, e = b + 3;
-    while (e < lower.size() && digit(lower[e])) ++e;
+    while (e < lower.size() && scan::is_digit(lower[e])) ++e;
     std::vector<gpu_name_hit> names = find_gpu_names(l);
     s.gpus.push_back({lower.substr(b, e - b), names.empty() ? lower.substr(b, e - b) : names.front().text, i, "text", weight::labelled});
     return;
@@ -94,9 +91,9 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
   for (std::string_view cue : {"which is of cuda capability ", "has compute capability ", "compute capability: "}) {
     if (size_t p = lower.find(cue); p != std::string::npos) {
       size_t b = p + cue.size();
-      if (b + 2 < lower.size() && digit(lower[b]) && lower[b + 1] == '.' && digit(lower[b + 2])) {
+      if (b + 2 < lower.size() && scan::is_digit(lower[b]) && lower[b + 1] == '.' && scan::is_digit(lower[b + 2])) {
         std::string arch = "sm_" + lower.substr(b, 1) + lower.substr(b + 2, 1);
-        if (b + 3 < lower.size() && digit(lower[b + 3])) continue;
+        if (b + 3 < lower.size() && scan::is_digit(lower[b + 3])) continue;
         std::vector<gpu_name_hit> names = find_gpu_names(l);
         s.gpus.push_back({arch, names.empty() ? arch : names.front().text, i, "text", weight::labelled});
         return;
@@ -143,7 +140,7 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     size_t q = p + 6;
     if (lower.compare(q, 8, " version") == 0) q += 8;
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == 'v') && q < p + 20) ++q;
-    if (q < lower.size() && digit(lower[q]))
+    if (q < lower.size() && scan::is_digit(lower[q]))
       if (auto k = first_version(std::string_view(l).substr(q)); k && std::count(k->begin(), k->end(), '.') >= 1)
         s.propose("host.kernel", *k, i, "text", weight::prose);
   }
@@ -170,7 +167,7 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       s.propose("host.os_version", std::string(name.substr(8)), i, "text", w);
     } else {
       size_t q = p + name.size();
-      if (q < l.size() && l[q] == ' ' && q + 1 < l.size() && digit(l[q + 1]))
+      if (q < l.size() && l[q] == ' ' && q + 1 < l.size() && scan::is_digit(l[q + 1]))
         if (auto v = first_version(l, q + 1)) s.propose("host.os_version", *v, i, "text", w);
     }
     break;
@@ -205,7 +202,7 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     size_t e = p;
     while (e > 0 && lower[e - 1] == ' ') --e;
     size_t b = e;
-    while (b > 0 && digit(lower[b - 1])) --b;
+    while (b > 0 && scan::is_digit(lower[b - 1])) --b;
     if (b < e && e - b < 5) s.propose("host.ram_bytes", std::to_string(std::stoull(lower.substr(b, e - b)) * 1000000000ull), i, "text", weight::prose);
     break;
   }
@@ -214,7 +211,7 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
 void versions(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
   // Python: "Python 3.12.3" at the start of a line (python --version) or "python version 3.10".
   if (auto v = after_label(l, "Python ")) {
-    if (!v->empty() && digit((*v)[0]))
+    if (!v->empty() && scan::is_digit((*v)[0]))
       if (auto pv = first_version(*v)) s.propose("python.version", *pv, i, "text", weight::labelled);
   }
   // NVIDIA driver: /proc/driver/nvidia/version "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14".
@@ -230,7 +227,7 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     // "driver 535.x", "Driver Version: 535.x", "my driver (535.309.01)", "driver is 535.x"
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == '(')) ++q;
     if (lower.compare(q, 3, "is ") == 0) q += 3;
-    if (q >= lower.size() || !digit(lower[q])) continue;
+    if (q >= lower.size() || !scan::is_digit(lower[q])) continue;
     auto v = first_version(std::string_view(l).substr(q));
     if (v && std::count(v->begin(), v->end(), '.') >= 1 && std::atoi(v->c_str()) >= 300 && std::atoi(v->c_str()) < 1000)
       s.propose("nvidia.driver", *v, i, "text", weight::prose);
@@ -251,7 +248,7 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     if (lower.compare(q, 9, " version:") == 0) q += 9;
     else if (lower.compare(q, 8, " version") == 0) q += 8;
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == '-' || lower[q] == 'v' || lower[q] == ':')) ++q;
-    if (q >= lower.size() || !digit(lower[q]) || q > p + 16) continue;
+    if (q >= lower.size() || !scan::is_digit(lower[q]) || q > p + 16) continue;
     auto v = first_version(lower, q);
     if (!v || lower.compare(q, v->size(), *v) != 0) continue;
     std::string ver = v->substr(0, v->find_first_not_of("0123456789.", 0));

@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 
+#include "core/text_scan.h"
 #include "report/redact.h"
 
 namespace gs::scan {
@@ -17,11 +18,10 @@ namespace {
 
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool hexd(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
-bool digit(char c) { return c >= '0' && c <= '9'; }
 bool word(char c) { return alnum(c) || c == '_'; }
 bool name_char(char c) { return word(c) || c == '-'; }
 bool b64url(char c) { return word(c) || c == '-'; }
-bool upper_digit(char c) { return (c >= 'A' && c <= 'Z') || digit(c); }
+bool upper_digit(char c) { return (c >= 'A' && c <= 'Z') || scan::is_digit(c); }
 
 size_t run(std::string_view s, size_t i, bool (*cls)(char)) {
   size_t j = i;
@@ -371,7 +371,7 @@ std::string ipv4(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
     if (s[i] == '\n') version_line = false;
     if ((s[i] == 'v' || s[i] == 'V') && starts_with_ci(s, i, "version")) version_line = true;
-    bool start = digit(s[i]) && (i == 0 || !(alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'));
+    bool start = scan::is_digit(s[i]) && (i == 0 || !(alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'));
     if (!start) {
       out += s[i++];
       continue;
@@ -381,13 +381,13 @@ std::string ipv4(std::string_view s) {
     bool ok = true;
     for (int g = 0; g < 4 && ok; ++g) {
       if (g > 0) ok = q < s.size() && s[q++] == '.';
-      size_t n = ok ? run(s, q, digit) : 0;
+      size_t n = ok ? run(s, q, scan::is_digit) : 0;
       ok = ok && n >= 1 && n <= 3;
       if (ok) octet[g] = std::stoi(std::string(s.substr(q, n)));
       ok = ok && octet[g] <= 255;
       q += n;
     }
-    if (ok && q < s.size() && (alnum(s[q]) || (s[q] == '.' && q + 1 < s.size() && digit(s[q + 1])))) ok = false;
+    if (ok && q < s.size() && (alnum(s[q]) || (s[q] == '.' && q + 1 < s.size() && scan::is_digit(s[q + 1])))) ok = false;
     if (ok) {
       char prev = i > 0 ? s[i - 1] : 0;
       char prev2 = i > 1 ? s[i - 2] : 0;
@@ -406,7 +406,7 @@ std::string ipv4(std::string_view s) {
     }
     // Copy the whole digit/dot run so "1.2.3.4.5" is not re-tried from its second number.
     size_t e = i;
-    while (e < s.size() && (digit(s[e]) || s[e] == '.')) ++e;
+    while (e < s.size() && (scan::is_digit(s[e]) || s[e] == '.')) ++e;
     out.append(s.substr(i, e - i));
     i = e;
   }
