@@ -186,9 +186,12 @@ TEST(MatrixToml, ShippedMatrixHoldsTheKnownStacks) {
       EXPECT_EQ(c->status, r.fp.at("num_stages_cap") == "1" ? "pass" : "hang");
     }
     if (r.fp.at("arch") == "sm_90") {
-      ++h200;
       EXPECT_EQ(r.fp.at("driver"), "580.159.04");
-      EXPECT_EQ(r.cell("py.torch")->status, "pass");
+      // Not every H200 report ran the suite (the probe fla one has only fla.* cells).
+      if (const matrix_cell* torch = r.cell("py.torch")) {
+        ++h200;
+        EXPECT_EQ(torch->status, "pass");
+      }
     }
   }
   EXPECT_EQ(gfx1201, 2);

@@ -381,6 +381,20 @@ const std::vector<rule_case>& cases() {
        "Triton's fault: the native pipelined kernel passes at num_stages 3, 4 where Triton fails (a Triton "
        "compiler bug, not the driver or the card)",
        "the native kernel fails too: suspect the driver, the runtime or the card before Triton"},
+      // Rules whose real reports are rare in public threads: the text each library prints.
+      {"GS-AMDGPU-051", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
+       "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash nomodeset\nrocminfo: ROCk module is NOT loaded",
+       "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash\nrocminfo: ROCk module is NOT loaded"},
+      {"GS-WIN-007", [] { return amd_env("HIP_VISIBLE_DEVICES", "1"); }, [] { return amd_env("HIP_VISIBLE_DEVICES", "0"); },
+       std::nullopt, "hipErrorNoDevice: no ROCm-capable device is detected", "hipErrorNoDevice: no ROCm-capable device is detected"},
+      {"GS-SKEW-013", [] { return h200(); }, [] { return h200(); }, std::nullopt,
+       "  File \"/venv/lib/python3.12/site-packages/somelib/loader.py\", line 40, in load\nNameError: name 'GPTQConfig' is not defined",
+       "  File \"/home/user/train.py\", line 40, in <module>\nNameError: name 'GPTQConfig' is not defined"},
+      {"GS-SKEW-020", [] { return h200(); }, [] { return h200(); }, std::nullopt,
+       "Found existing installation: torch 2.3.0a0+ebedce2\n  Successfully uninstalled torch-2.3.0a0+ebedce2\n"
+       "Successfully installed torch-2.4.1 xformers-0.0.28.post1",
+       "Found existing installation: torch 2.3.0\n  Successfully uninstalled torch-2.3.0\n"
+       "Successfully installed torch-2.4.1 xformers-0.0.28.post1"},
       {"GS-DET-001", [] { return issue("/sys/class/drm/card1/device/mem_info_vram_total", "EACCES"); },
        [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); }},
       {"GS-DET-002", [] { return issue("/sys/class/kfd/kfd/topology/nodes/2/properties", "EPERM: hidden by the container's device cgroup"); },
