@@ -39,6 +39,12 @@ bool printable(std::string_view s);
 /// An ASCII decimal digit, whatever the locale (std::isdigit's answer depends on it).
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/// An ASCII letter or digit, whatever the locale.
+inline bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/// `v`, or "(none)" when it is empty: a table cell or a before/after column never shows a gap.
+inline std::string or_none(const std::string& v) { return v.empty() ? "(none)" : v; }
+
 /// Case-insensitive "contains".
 bool icontains(std::string_view haystack, std::string_view needle);
 

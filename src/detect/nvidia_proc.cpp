@@ -7,7 +7,7 @@ namespace gs {
 namespace {
 
 /// digits '.' digits ('.' digits)? and nothing else.
-bool looks_like_version(std::string_view t) {
+bool is_driver_version(std::string_view t) {
   int groups = 0;
   size_t i = 0;
   while (i < t.size()) {
@@ -32,7 +32,7 @@ std::string find_driver_version(std::string_view s) {
     size_t j = i;
     while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
     std::string_view tok = s.substr(i, j - i);
-    if (!tok.empty() && looks_like_version(tok)) return std::string(tok);
+    if (!tok.empty() && is_driver_version(tok)) return std::string(tok);
     i = j;
   }
   return "";

@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include "core/assets.h"
+#include "core/text_scan.h"
 
 namespace gs {
 namespace {
@@ -65,15 +66,13 @@ const table& names_table() {
   return t;
 }
 
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-
 /// Where `words` occurs in `line` (both lower case) from `from`, a space in `words` matching any
 /// run of spaces, '-' and '_' or nothing; returns [begin, end) or npos.
 std::pair<size_t, size_t> find_words(std::string_view line, std::string_view words, size_t from) {
   // Candidate starts come from a find of the first word (memchr-fast), not a walk over every byte.
   const std::string_view head = words.substr(0, words.find(' '));
   for (size_t start = line.find(head, from); start != std::string_view::npos; start = line.find(head, start + 1)) {
-    if (start > 0 && alnum(line[start - 1])) continue;  // "xrx 9070" is not "rx 9070"
+    if (start > 0 && scan::is_alnum(line[start - 1])) continue;  // "xrx 9070" is not "rx 9070"
     size_t i = start, w = 0;
     while (w < words.size() && i <= line.size()) {
       if (words[w] == ' ') {

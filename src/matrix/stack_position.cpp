@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
@@ -29,8 +31,6 @@ std::vector<component_difference> differences(const matrix_row& row, const finge
 int passing_cells(const matrix_row& r) {
   return int(std::count_if(r.cells.begin(), r.cells.end(), [](const matrix_cell& c) { return c.status == "pass"; }));
 }
-
-std::string shown(const std::string& v) { return v.empty() ? "(none)" : v; }
 
 }  // namespace
 
@@ -120,7 +120,7 @@ std::string position_line(const json& pos) {
       size_t n = 0;
       for (const json& x : *d) {
         line += (n++ == 0 ? " (" : ", ") + x.value("component", std::string()) + " " +
-                shown(x.value("yours", std::string())) + " -> " + shown(x.value("known", std::string()));
+                scan::or_none(x.value("yours", std::string())) + " -> " + scan::or_none(x.value("known", std::string()));
         if (n == d->size()) line += ")";
       }
     }
@@ -146,7 +146,7 @@ std::optional<finding> position_finding(const stack_position& p) {
     f.remediation = "move to the nearest known-good stack " + p.nearest_id + ":";
     size_t k = 0;
     for (const component_difference& d : p.differences)
-      f.remediation += (k++ == 0 ? " " : ", ") + d.label + " " + shown(d.known);
+      f.remediation += (k++ == 0 ? " " : ", ") + d.label + " " + scan::or_none(d.known);
     if (p.differences.empty()) f.remediation += " (same components)";
   } else {
     f.remediation = "gpustack matrix show  # the stacks known to work";

@@ -16,10 +16,10 @@ const char* const kRedacted = "<redacted>";
 
 namespace {
 
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool hexd(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
-bool word(char c) { return alnum(c) || c == '_'; }
-bool name_char(char c) { return word(c) || c == '-'; }
+bool word(char c) { return scan::is_alnum(c) || c == '_'; }
+/// A character of a KEY in KEY=value, or of a token glued to one.
+bool key_char(char c) { return word(c) || c == '-'; }
 bool b64url(char c) { return word(c) || c == '-'; }
 bool upper_digit(char c) { return (c >= 'A' && c <= 'Z') || scan::is_digit(c); }
 
@@ -46,9 +46,10 @@ struct token_shape {
 // Lengths: HF tokens are hf_ + 34, GitHub ghp_ + 36, OpenAI sk-(proj-)… 48+, Slack xoxb-… 50+.
 // Minimums sit well below those and well above identifiers such as hf_hub or sk-learn.
 constexpr std::array<token_shape, 14> kTokens{{
-    {"github_pat_", word, 20}, {"hf_", alnum, 20},  {"ghp_", alnum, 20},   {"gho_", alnum, 20},
-    {"ghs_", alnum, 20},       {"ghu_", alnum, 20}, {"ghr_", alnum, 20},   {"glpat-", b64url, 20},
-    {"sk-", b64url, 20},       {"npm_", alnum, 30}, {"pypi-", b64url, 50}, {"AIza", b64url, 30},
+    {"github_pat_", word, 20},        {"hf_", scan::is_alnum, 20},   {"ghp_", scan::is_alnum, 20},
+    {"gho_", scan::is_alnum, 20},     {"ghs_", scan::is_alnum, 20},  {"ghu_", scan::is_alnum, 20},
+    {"ghr_", scan::is_alnum, 20},     {"glpat-", b64url, 20},        {"sk-", b64url, 20},
+    {"npm_", scan::is_alnum, 30},     {"pypi-", b64url, 50},         {"AIza", b64url, 30},
     {"xox", b64url, 12},  // xoxb-/xoxp-/xoxa-/xoxr-/xoxs-: checked below
     {"AKIA", upper_digit, 16},
 }};
@@ -118,7 +119,7 @@ std::string secret_tokens(std::string_view s) {
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     size_t keep = 0, n = 0;
-    if ((i == 0 || !alnum(s[i - 1])) && (n = match_token(s, i, keep)) > 0) {
+    if ((i == 0 || !scan::is_alnum(s[i - 1])) && (n = match_token(s, i, keep)) > 0) {
       out.append(s.substr(i, keep));
       out.append(kRedacted);
       i += n;
@@ -160,12 +161,12 @@ std::string secret_assignments(std::string_view s) {
   out.reserve(s.size());
   size_t i = 0;
   while (i < s.size()) {
-    bool starts = (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '_') && (i == 0 || !name_char(s[i - 1]));
+    bool starts = (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '_') && (i == 0 || !key_char(s[i - 1]));
     if (!starts) {
       out += s[i++];
       continue;
     }
-    size_t j = i + run(s, i, name_char);
+    size_t j = i + run(s, i, key_char);
     std::string_view name = s.substr(i, j - i);
     if (!is_secret_name(name)) {
       out.append(name);
@@ -219,7 +220,7 @@ std::string bounded_word(std::string_view s, std::string_view w, std::string_vie
   size_t i = 0;
   for (size_t at; (at = s.find(w, i)) != std::string_view::npos;) {
     size_t end = at + w.size();
-    auto glued = [&](char c) { return name_char(c) || (!dot_is_boundary && c == '.'); };
+    auto glued = [&](char c) { return key_char(c) || (!dot_is_boundary && c == '.'); };
     bool ok = (at == 0 || !glued(s[at - 1])) && (end == s.size() || !glued(s[end]));
     out.append(s.substr(i, at - i));
     out.append(ok ? replacement : w);
@@ -235,7 +236,7 @@ std::string path_prefix(std::string_view s, std::string_view dir, std::string_vi
   size_t i = 0;
   for (size_t at; (at = s.find(dir, i)) != std::string_view::npos;) {
     size_t end = at + dir.size();
-    bool ok = (at == 0 || !name_char(s[at - 1])) && (end == s.size() || !(name_char(s[end]) || s[end] == '.'));
+    bool ok = (at == 0 || !key_char(s[at - 1])) && (end == s.size() || !(key_char(s[end]) || s[end] == '.'));
     out.append(s.substr(i, at - i));
     out.append(ok ? replacement : dir);
     i = end;
@@ -266,7 +267,7 @@ std::string uuids(std::string_view s, bool same_shape) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
-    if (i > 0 && alnum(s[i - 1])) {
+    if (i > 0 && scan::is_alnum(s[i - 1])) {
       out += s[i++];
       continue;
     }
@@ -279,7 +280,7 @@ std::string uuids(std::string_view s, bool same_shape) {
       if (ok) ok = run(s, q, hexd) == static_cast<size_t>(kGroups[g]);
       q += kGroups[g];
     }
-    if (ok && (q >= s.size() || !alnum(s[q]))) {
+    if (ok && (q >= s.size() || !scan::is_alnum(s[q]))) {
       std::string_view m = s.substr(i, q - i);
       if (same_shape) out.append(same_shape_pseudonym(m));
       else out.append(p > i ? stable_serial_id(m) : "UUID-" + stable_serial_id(m).substr(4));
@@ -295,14 +296,14 @@ std::string macs(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
-    bool start = i + 17 <= s.size() && (i == 0 || !(alnum(s[i - 1]) || s[i - 1] == ':' || s[i - 1] == '-'));
+    bool start = i + 17 <= s.size() && (i == 0 || !(scan::is_alnum(s[i - 1]) || s[i - 1] == ':' || s[i - 1] == '-'));
     if (start) {
       char sep = s[i + 2];
       bool ok = sep == ':' || sep == '-';
       for (size_t g = 0; g < 6 && ok; ++g) {
         ok = hexd(s[i + 3 * g]) && hexd(s[i + 3 * g + 1]) && (g == 5 || s[i + 3 * g + 2] == sep);
       }
-      if (ok && i + 17 < s.size() && (alnum(s[i + 17]) || s[i + 17] == sep)) ok = false;
+      if (ok && i + 17 < s.size() && (scan::is_alnum(s[i + 17]) || s[i + 17] == sep)) ok = false;
       if (ok) {
         std::string_view m = s.substr(i, 17);
         bool zero = m.find_first_not_of("0:-") == std::string_view::npos;
@@ -321,12 +322,12 @@ std::string ipv6(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
-    bool start = (hexd(s[i]) || s[i] == ':') && (i == 0 || !(alnum(s[i - 1]) || s[i - 1] == ':' || s[i - 1] == '.'));
+    bool start = (hexd(s[i]) || s[i] == ':') && (i == 0 || !(scan::is_alnum(s[i - 1]) || s[i - 1] == ':' || s[i - 1] == '.'));
     if (start) {
       size_t e = i;
       while (e < s.size() && (hexd(s[e]) || s[e] == ':')) ++e;
       std::string_view m = s.substr(i, e - i);
-      bool glued = e < s.size() && (alnum(s[e]) || s[e] == '.');
+      bool glued = e < s.size() && (scan::is_alnum(s[e]) || s[e] == '.');
       // Count groups; "::" may appear once and stands for one or more zero groups.
       size_t dbl = m.find("::");
       bool ok = !glued && m.find(":::") == std::string_view::npos &&
@@ -371,7 +372,7 @@ std::string ipv4(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
     if (s[i] == '\n') version_line = false;
     if ((s[i] == 'v' || s[i] == 'V') && starts_with_ci(s, i, "version")) version_line = true;
-    bool start = scan::is_digit(s[i]) && (i == 0 || !(alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'));
+    bool start = scan::is_digit(s[i]) && (i == 0 || !(scan::is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'));
     if (!start) {
       out += s[i++];
       continue;
@@ -387,7 +388,7 @@ std::string ipv4(std::string_view s) {
       ok = ok && octet[g] <= 255;
       q += n;
     }
-    if (ok && q < s.size() && (alnum(s[q]) || (s[q] == '.' && q + 1 < s.size() && scan::is_digit(s[q + 1])))) ok = false;
+    if (ok && q < s.size() && (scan::is_alnum(s[q]) || (s[q] == '.' && q + 1 < s.size() && scan::is_digit(s[q + 1])))) ok = false;
     if (ok) {
       char prev = i > 0 ? s[i - 1] : 0;
       char prev2 = i > 1 ? s[i - 2] : 0;

@@ -2,13 +2,12 @@
 // broke it"), then probe status changes, findings, versions, settings.
 #include <fmt/format.h>
 
+#include "core/text_scan.h"
 #include "report/markdown_cell.h"
 #include "report/report_diff.h"
 
 namespace gs {
 namespace {
-
-std::string shown(const std::string& v) { return v.empty() ? "(none)" : v; }
 
 std::string joined(const std::vector<std::string>& v) {
   std::string out;
@@ -27,14 +26,14 @@ std::string render_diff_human(const report_diff& d, bool color) {
     o += paint("Suspects", "1") + fmt::format(" (changed components ranked against {} probe{} that started failing)\n", newly, newly == 1 ? "" : "s");
     int i = 0;
     for (const suspect& s : d.suspects)
-      o += fmt::format("  {}. {} {} -> {}: {}\n", ++i, s.component, shown(s.before), shown(s.after), joined(s.explains));
+      o += fmt::format("  {}. {} {} -> {}: {}\n", ++i, s.component, scan::or_none(s.before), scan::or_none(s.after), joined(s.explains));
   } else if (newly) {
     o += paint("Suspects", "1") + "  none of the changed components is a known dependency of the probes that started failing\n";
   }
   if (!d.probes.empty()) {
     o += paint("Probes", "1") + "\n";
     for (const probe_change& p : d.probes) {
-      std::string line = fmt::format("  {:<28} {:>5} -> {:<5}", p.id, shown(p.before), shown(p.after));
+      std::string line = fmt::format("  {:<28} {:>5} -> {:<5}", p.id, scan::or_none(p.before), scan::or_none(p.after));
       if (p.newly_failing) line = paint(line, "31");
       o += line + (p.detail.empty() ? "" : "  " + p.detail) + "\n";
     }
@@ -47,7 +46,7 @@ std::string render_diff_human(const report_diff& d, bool color) {
   for (const auto* group : {&d.versions, &d.settings}) {
     if (group->empty()) continue;
     o += paint(group == &d.versions ? "Versions" : "Settings", "1") + "\n";
-    for (const value_change& c : *group) o += fmt::format("  {:<28} {} -> {}\n", c.name, shown(c.before), shown(c.after));
+    for (const value_change& c : *group) o += fmt::format("  {:<28} {} -> {}\n", c.name, scan::or_none(c.before), scan::or_none(c.after));
   }
   if (o.empty()) o = "no differences in versions, settings, findings or probe statuses\n";
   o += d.regressed() ? paint("Verdict", "1") + "  REGRESSED: a probe that passed now fails\n"
@@ -62,13 +61,13 @@ std::string render_diff_markdown(const report_diff& d) {
     o += "### Suspects\n\n| rank | component | before | after | explains |\n|---:|---|---|---|---|\n";
     int i = 0;
     for (const suspect& s : d.suspects)
-      o += fmt::format("| {} | `{}` | {} | {} | {} |\n", ++i, md_cell(s.component), md_cell(shown(s.before)), md_cell(shown(s.after)), md_cell(joined(s.explains)));
+      o += fmt::format("| {} | `{}` | {} | {} | {} |\n", ++i, md_cell(s.component), md_cell(scan::or_none(s.before)), md_cell(scan::or_none(s.after)), md_cell(joined(s.explains)));
     o += "\n";
   }
   if (!d.probes.empty()) {
     o += "### Probes\n\n| probe | before | after | detail |\n|---|---|---|---|\n";
     for (const probe_change& p : d.probes)
-      o += "| `" + md_cell(p.id) + "` | " + md_cell(shown(p.before)) + " | " + (p.newly_failing ? "**" + md_cell(p.after) + "**" : md_cell(shown(p.after))) +
+      o += "| `" + md_cell(p.id) + "` | " + md_cell(scan::or_none(p.before)) + " | " + (p.newly_failing ? "**" + md_cell(p.after) + "**" : md_cell(scan::or_none(p.after))) +
            " | " + md_cell(p.detail) + " |\n";
     o += "\n";
   }
@@ -81,7 +80,7 @@ std::string render_diff_markdown(const report_diff& d) {
   for (const auto* group : {&d.versions, &d.settings}) {
     if (group->empty()) continue;
     o += std::string("### ") + (group == &d.versions ? "Versions" : "Settings") + "\n\n| name | before | after |\n|---|---|---|\n";
-    for (const value_change& c : *group) o += "| `" + md_cell(c.name) + "` | " + md_cell(shown(c.before)) + " | " + md_cell(shown(c.after)) + " |\n";
+    for (const value_change& c : *group) o += "| `" + md_cell(c.name) + "` | " + md_cell(scan::or_none(c.before)) + " | " + md_cell(scan::or_none(c.after)) + " |\n";
     o += "\n";
   }
   return o;

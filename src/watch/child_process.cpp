@@ -16,15 +16,11 @@
 #include <exception>
 #include <thread>
 
+#include "core/monotonic_time.h"
 #include "watch/pipe_protocol.h"
 
 namespace gs {
 namespace {
-
-double now_s() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 [[noreturn]] void child_main(const child_body& body, int msg[2], int out[2], pid_t parent) {
   ::setpgid(0, 0);
@@ -144,11 +140,11 @@ bool group_gone(pid_t pgid) { return ::kill(-pgid, 0) != 0 && errno == ESRCH; }
 namespace {
 bool wait_group_gone(pid_t pgid, pid_t leader, int* leader_status, bool* leader_reaped,
                      double seconds) {
-  double until = now_s() + seconds;
+  double until = monotonic_seconds() + seconds;
   for (;;) {
     if (reap_group(pgid, leader, leader_status) && leader_reaped) *leader_reaped = true;
     if (group_gone(pgid)) return true;
-    if (now_s() >= until) return false;
+    if (monotonic_seconds() >= until) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 
+#include "core/monotonic_time.h"
 #include "watch/child_process.h"
 #include "watch/pipe_protocol.h"
 #include "watch/progress_monitor.h"
@@ -26,11 +27,6 @@ void on_interrupt(int sig) {
   struct sigaction dfl = {};
   dfl.sa_handler = SIG_DFL;
   ::sigaction(sig, &dfl, nullptr);
-}
-
-double now_s() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
 /// Read everything available from a non-blocking fd.
@@ -85,7 +81,7 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
                           cpu_time_source* cpu, const watch_events& events) {
   watch_outcome o;
   subreaper_scope reaper;  // orphaned grandchildren come to us, so we can reap them
-  double t0 = now_s();
+  double t0 = monotonic_seconds();
   spawned_child c = spawn_child(body);
   if (!c.error.empty()) {
     o.end = watch_end::spawn_failed;
@@ -103,7 +99,7 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
     drain_fd(c.msg_fd, bytes);
     reader.feed(bytes, msgs);
     for (child_message& m : msgs) {
-      double t = now_s();
+      double t = monotonic_seconds();
       if (m.kind == child_message::phase) {
         mon.enter_phase(m.text, t);
         if (events.on_phase) events.on_phase(m.text);
@@ -131,7 +127,7 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
       exited = true;
       break;
     }
-    double t = now_s();
+    double t = monotonic_seconds();
     if (cpu && t - last_sample >= limits.cpu_sample_s) {
       mon.cpu_sample(t, cpu->group_cpu_seconds(pid));
       last_sample = t;
@@ -146,7 +142,7 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
     }
     if (events.on_tick) events.on_tick(t - t0);
   }
-  double t_end = now_s();
+  double t_end = monotonic_seconds();
   o.phase = mon.phase();
   o.phase_elapsed_s = mon.phase_elapsed(t_end);
   o.deadline_s = mon.deadline();
@@ -170,7 +166,7 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
   o.no_progress = mon.no_progress();
   o.no_progress_phase = mon.no_progress_phase();
   o.no_progress_s = mon.no_progress_s();
-  o.elapsed_s = now_s() - t0;
+  o.elapsed_s = monotonic_seconds() - t0;
   if (leader_reaped && WIFSIGNALED(status)) o.signal = WTERMSIG(status);
   if (leader_reaped && WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
 
