@@ -148,7 +148,9 @@ class LlamaTree : public ::testing::Test {
   fs::path root_;
 };
 
-std::string bundle(const std::vector<std::string>& ids) {
+/// A clang offload bundle header: host entries at offset 0, as clang writes them, device
+/// entries at 100.
+std::string host_and_device_bundle(const std::vector<std::string>& ids) {
   std::string b = "__CLANG_OFFLOAD_BUNDLE__";
   auto u64 = [&b](uint64_t v) { b.append(reinterpret_cast<const char*>(&v), 8); };
   u64(ids.size());
@@ -194,7 +196,7 @@ TEST_F(LlamaTree, RunsAStandInServerAndScansItsHipLibrary) {
                        "*) exit 2;;\nesac\n";
   write(root_ / "opt/llama/bin/llama-server", script, true);
   std::string lib(5000, '\0');
-  lib += bundle({"host-x86_64-unknown-linux-gnu-", "hipv4-amdgcn-amd-amdhsa--gfx1100"});
+  lib += host_and_device_bundle({"host-x86_64-unknown-linux-gnu-", "hipv4-amdgcn-amd-amdhsa--gfx1100"});
   lib += std::string(300, 'z');
   write(root_ / "opt/llama/lib/libggml-hip.so", lib, false);
   machine_facts amd = with({gpu("amd", "AMD Radeon AI PRO R9700", "gfx1201")});

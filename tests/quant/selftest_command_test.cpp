@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-const std::string fixture = GPUSTACK_TEST_FIXTURES "/golden/bitsandbytes-vectors.json";
+const std::string kVectorsFile = GPUSTACK_TEST_FIXTURES "/golden/bitsandbytes-vectors.json";
 
 using cli_run = gs::testing::run_output;
 
@@ -41,7 +41,7 @@ class SelftestCommand : public ::testing::Test {
 };
 
 TEST_F(SelftestCommand, GoldenFixturePasses) {
-  cli_run r = run("--vectors '" + fixture + "'");
+  cli_run r = run("--vectors '" + kVectorsFile + "'");
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("3 of 3 cases match"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("nf4 bs64 [4, 256]"), std::string::npos) << r.out;
@@ -51,18 +51,18 @@ TEST_F(SelftestCommand, GoldenFixturePasses) {
 }
 
 TEST_F(SelftestCommand, JsonOutput) {
-  cli_run r = run("--vectors '" + fixture + "' --json");
+  cli_run r = run("--vectors '" + kVectorsFile + "' --json");
   ASSERT_EQ(r.rc, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["summary"]["cases"], 3);
   EXPECT_EQ(j["summary"]["matching_cases"], 3);
   EXPECT_EQ(j["cases"][2]["kind"], "int8");
   EXPECT_EQ(j["cases"][0]["elements"], j["cases"][0]["matching"]);
-  EXPECT_EQ(j["file"], fixture);
+  EXPECT_EQ(j["file"], kVectorsFile);
 }
 
 TEST_F(SelftestCommand, ADifferentElementIsExit1) {
-  json d = json::parse(gs::test::read_file(fixture));
+  json d = json::parse(gs::test::read_file(kVectorsFile));
   d["cases"][1]["dequant"][9] = 123.0;
   cli_run r = run("--vectors '" + write("changed.json", d.dump()) + "'");
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
@@ -72,7 +72,7 @@ TEST_F(SelftestCommand, ADifferentElementIsExit1) {
 }
 
 TEST_F(SelftestCommand, MalformedIsExit2NamingCaseAndField) {
-  json d = json::parse(gs::test::read_file(fixture));
+  json d = json::parse(gs::test::read_file(kVectorsFile));
   d["cases"][2]["SCW"].erase(0);
   cli_run r = run("--vectors '" + write("bad.json", d.dump()) + "'");
   EXPECT_EQ(r.rc, 2) << r.out << r.err;
@@ -86,7 +86,7 @@ TEST_F(SelftestCommand, MalformedIsExit2NamingCaseAndField) {
 }
 
 TEST_F(SelftestCommand, TruncatedMissingAndEmptyFiles) {
-  const std::string text = gs::test::read_file(fixture);
+  const std::string text = gs::test::read_file(kVectorsFile);
   cli_run r = run("--vectors '" + write("cut.json", text.substr(0, text.size() * 2 / 3)) + "'");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("not valid JSON"), std::string::npos) << r.err;
@@ -103,7 +103,7 @@ TEST_F(SelftestCommand, TruncatedMissingAndEmptyFiles) {
 
 // Fuzz-style: random byte damage to the fixture never crashes the command (exit 0, 1 or 2 only).
 TEST_F(SelftestCommand, RandomDamageNeverCrashes) {
-  const std::string text = gs::test::read_file(fixture);
+  const std::string text = gs::test::read_file(kVectorsFile);
   std::mt19937 rng(1234);
   const char alphabet[] = "{}[],:\"0123456789.-eNaIfinty \x01";
   for (int i = 0; i < 12; ++i) {
