@@ -20,7 +20,7 @@ namespace gs {
 
 namespace {
 
-constexpr const char* kMagic = "gpustack-jit";
+constexpr const char* kCacheMagic = "gpustack-jit";
 constexpr int kFormat = 1;
 constexpr size_t kMaxImage = size_t(256) << 20;  // a kernel image is KBs; 256 MiB means garbage
 
@@ -94,7 +94,7 @@ std::optional<std::vector<char>> jit_cache::get(const std::string& key) const {
   int format = 0;
   size_t size = 0;
   if (!(h >> magic >> format >> stored_key >> size >> digest)) return std::nullopt;
-  if (magic != kMagic || format != kFormat || stored_key != key || size > kMaxImage) return std::nullopt;
+  if (magic != kCacheMagic || format != kFormat || stored_key != key || size > kMaxImage) return std::nullopt;
   std::vector<char> image(size);
   if (size && !in.read(image.data(), static_cast<std::streamsize>(size))) return std::nullopt;
   if (in.peek() != std::ifstream::traits_type::eof()) return std::nullopt;  // trailing bytes: not ours
@@ -108,7 +108,7 @@ runtime_status jit_cache::put(const std::string& key, const std::vector<char>& i
   if (runtime_status st = make_dirs(dir_); !st.ok) return st;
   std::string final_path = path_for(key);
   std::string tmp = final_path + ".tmp." + std::to_string(getpid());
-  std::string header = std::string(kMagic) + " " + std::to_string(kFormat) + " " + key + " " +
+  std::string header = std::string(kCacheMagic) + " " + std::to_string(kFormat) + " " + key + " " +
                        std::to_string(image.size()) + " " +
                        sha256_hex(std::string_view(image.data(), image.size())) + "\n";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -13,6 +13,7 @@
 #include "detect/lib_inventory.h"
 #include "detect/toolkits.h"
 #include "detect/machine_fixtures.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {
@@ -34,11 +35,7 @@ const library_info* find_lib(const machine_facts& f, const std::string& name, co
   return nullptr;
 }
 
-std::string issues_text(const machine_facts& f) {
-  std::string s;
-  for (auto& i : f.issues) s += i.source + ": " + i.message + "\n";
-  return s;
-}
+using gs::test::issues_text;
 
 TEST(ToolkitParsers, RocmVersionFile) {
   EXPECT_EQ(parse_rocm_version_text("7.2.0-43\n"), "7.2.0");

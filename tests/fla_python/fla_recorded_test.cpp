@@ -37,7 +37,6 @@ machine_facts gpu_facts(const char* vendor, const char* name, const char* arch) 
   return test::with_pkg(test::with_pkg(f, "triton", "3.6.0"), "flash-linear-attention", "0.5.0");
 }
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 probe_result replay(const std::string& name, const machine_facts& facts, int rc = 0, int sig = 0) {
   python_probe_outcome o = outcome_from_output(gs::test::read_file(fixture_dir("python_outputs") + name + ".stdout"), gs::test::read_file(fixture_dir("python_outputs") + name + ".stderr"), rc, sig);
@@ -94,7 +93,7 @@ TEST(FlaRecorded, FlaHopperBackwardRefusalIsTheKnownIssueNotACrash) {
   probe_result words;
   words.detail = b["detail"].get<std::string>();
   std::vector<std::string> ids = match_result_findings(words, h200);
-  EXPECT_TRUE(has(ids, "GS-FLA-001")) << nlohmann::json(ids).dump();
+  EXPECT_TRUE(gs::test::contains(ids, "GS-FLA-001")) << nlohmann::json(ids).dump();
 }
 
 TEST(FlaRecorded, PipelinerFailureAndAbortOnGfx1201NameTritonsBug) {
@@ -103,14 +102,14 @@ TEST(FlaRecorded, PipelinerFailureAndAbortOnGfx1201NameTritonsBug) {
   EXPECT_EQ(failed.outcome, status::fail) << failed.detail;
   EXPECT_EQ(failed.detail, "RuntimeError: PassManager::run failed");
   EXPECT_EQ(failed.data["num_stages"], 2);
-  EXPECT_TRUE(has(failed.finding_ids, "GS-TRITON-001")) << nlohmann::json(failed.finding_ids).dump();
+  EXPECT_TRUE(gs::test::contains(failed.finding_ids, "GS-TRITON-001")) << nlohmann::json(failed.finding_ids).dump();
 
   probe_result aborted = replay("r9700_fla_fla_pipeliner", r9700, -1, SIGABRT);
   EXPECT_EQ(aborted.outcome, status::crash) << aborted.detail;
   EXPECT_NE(aborted.data.value("output_tail", std::string()).find("LLVM ERROR: operation destroyed"),
             std::string::npos)
       << aborted.data.dump();
-  EXPECT_TRUE(has(aborted.finding_ids, "GS-TRITON-001")) << nlohmann::json(aborted.finding_ids).dump();
+  EXPECT_TRUE(gs::test::contains(aborted.finding_ids, "GS-TRITON-001")) << nlohmann::json(aborted.finding_ids).dump();
   EXPECT_EQ(phases_of(gs::test::read_file(fixture_dir("python_outputs") + "r9700_fla_fla_pipeliner.stdout")),
             (std::vector<std::string>{"import", "compile"}));
 }

@@ -23,7 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::recording_sink;
 using test::scoped_env;
-const std::string kFakes = std::string(GPUSTACK_TEST_FIXTURES) + "/python_fakes/";
 
 // What fla-native's orchestrator places beside each script (src/fla/fla_probes.cpp), spelled out
 // here so the test fails if a script starts importing a helper that is not embedded.
@@ -126,7 +125,7 @@ TEST(FlaPythonScripts, BadArgumentsFailNamingTheArgument) {
 }
 
 TEST(FlaPythonScripts, TorchWithoutTritonSkipsBothBackends) {
-  scoped_env pp("PYTHONPATH", kFakes + "nodriver");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "nodriver");
   for (const char* backend : {"triton", "fla"}) {
     run_out r = run("/usr/bin/python3", backend, case_args(3));
     EXPECT_EQ(r.result.outcome, status::skip) << backend << ": " << r.result.detail;
@@ -136,7 +135,7 @@ TEST(FlaPythonScripts, TorchWithoutTritonSkipsBothBackends) {
 }
 
 TEST(FlaPythonScripts, NoGpuSkipsTheTritonBackendAndNoFlaSkipsTheFlaBackend) {
-  scoped_env pp("PYTHONPATH", kFakes + "nodriver:" + kFakes + "triton36");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "nodriver:" + test::python_fakes_dir() + "triton36");
   run_out t = run("/usr/bin/python3", "triton", case_args(1));
   EXPECT_EQ(t.result.outcome, status::skip) << t.result.detail << "\n" << t.result.data.dump();
   EXPECT_NE(t.result.detail.find("torch sees no GPU"), std::string::npos) << t.result.detail;

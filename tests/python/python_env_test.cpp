@@ -7,6 +7,7 @@
 
 #include "detect/detect.h"
 #include "python/packages.h"
+#include "support/sample_facts.h"
 
 namespace gs {
 namespace {
@@ -26,11 +27,7 @@ bool has_issue(const machine_facts& f, const std::string& needle) {
   });
 }
 
-std::string issues_text(const machine_facts& f) {
-  std::string s;
-  for (auto& i : f.issues) s += i.source + ": " + i.message + "\n";
-  return s;
-}
+using gs::test::issues_text;
 
 TEST(PythonEnv, UvVenvFromVirtualEnv) {
   machine_facts f = run("uv-venv");

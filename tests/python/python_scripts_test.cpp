@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 using test::facts_for;
 using test::recording_sink;
 using test::scoped_env;
-const std::string kFakes = std::string(GPUSTACK_TEST_FIXTURES) + "/python_fakes/";
 
 struct step {
   const char* id;
@@ -112,7 +111,7 @@ TEST(PythonScripts, NoInterpreterIsASkipSayingWhere) {
 }
 
 TEST(PythonScripts, TorchThatFailsInsideItsImportIsAFailWithTheTraceback) {
-  scoped_env pp("PYTHONPATH", kFakes + "broken");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "broken");
   probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
   EXPECT_EQ(r.outcome, status::fail) << r.detail;
   EXPECT_NE(r.detail.find("OSError: libcudart.so.13: cannot open shared object file"), std::string::npos) << r.detail;
@@ -122,7 +121,7 @@ TEST(PythonScripts, TorchThatFailsInsideItsImportIsAFailWithTheTraceback) {
 }
 
 TEST(PythonScripts, CudaTorchWithoutADriverFailsAndNamesTheDriverFinding) {
-  scoped_env pp("PYTHONPATH", kFakes + "nodriver");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "nodriver");
   probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
   EXPECT_EQ(r.outcome, status::fail) << r.detail;
   EXPECT_NE(r.detail.find("torch 2.11.0+cu130 (CUDA 13.0) sees no GPU: Found no NVIDIA driver"), std::string::npos)
@@ -138,7 +137,7 @@ TEST(PythonScripts, CudaTorchWithoutADriverFailsAndNamesTheDriverFinding) {
 }
 
 TEST(PythonScripts, BitsandbytesOnItsCpuLibraryFailsAndNamesTheFallbackFinding) {
-  scoped_env pp("PYTHONPATH", kFakes + "nodriver:" + kFakes + "bnbcpu");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "nodriver:" + test::python_fakes_dir() + "bnbcpu");
   probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[1]);
   EXPECT_EQ(r.outcome, status::fail) << r.detail;
   EXPECT_NE(r.detail.find("bitsandbytes 0.44.1 fell back to the CPU"), std::string::npos) << r.detail;
@@ -149,7 +148,7 @@ TEST(PythonScripts, BitsandbytesOnItsCpuLibraryFailsAndNamesTheFallbackFinding) 
 }
 
 TEST(PythonScripts, AnInterpreterThatDiesIsACrashWithTheSignal) {
-  scoped_env pp("PYTHONPATH", kFakes + "segv");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "segv");
   probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
   EXPECT_EQ(r.outcome, status::crash) << r.detail;
   EXPECT_EQ(r.data["signal"], "SIGSEGV");
@@ -158,13 +157,13 @@ TEST(PythonScripts, AnInterpreterThatDiesIsACrashWithTheSignal) {
 
 TEST(PythonScripts, ExitingWithoutAResultOrWithAGarbledOneIsAnError) {
   {
-    scoped_env pp("PYTHONPATH", kFakes + "silent");
+    scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "silent");
     probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
     EXPECT_EQ(r.outcome, status::error) << r.detail;
     EXPECT_NE(r.detail.find("exited with code 0 without sending a result"), std::string::npos) << r.detail;
   }
   {
-    scoped_env pp("PYTHONPATH", kFakes + "garbage");
+    scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "garbage");
     probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
     EXPECT_EQ(r.outcome, status::error) << r.detail;
     EXPECT_NE(r.detail.find("unreadable result"), std::string::npos) << r.detail;
@@ -196,7 +195,7 @@ TEST(PythonScripts, TranscriptDirKeepsTheRawStreamsOfEachRun) {
   fs::path dir = fs::temp_directory_path() / ("gs-transcripts-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   scoped_env keep("GPUSTACK_TRANSCRIPT_DIR", dir.string());
-  scoped_env pp("PYTHONPATH", kFakes + "garbage");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "garbage");
   probe_result r = run_step(facts_for("/usr/bin/python3", true), kSteps[0]);
   EXPECT_EQ(r.outcome, status::error) << r.detail;
   std::vector<fs::path> files;
@@ -223,7 +222,7 @@ TEST(PythonScripts, TranscriptDirKeepsTheRawStreamsOfEachRun) {
 }
 
 TEST(PythonScripts, TheScriptTimeoutKillsTheInterpreter) {
-  scoped_env pp("PYTHONPATH", kFakes + "sleep");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "sleep");
   machine_facts f = facts_for("/usr/bin/python3");
   recording_sink sink;
   probe_context ctx;
@@ -260,7 +259,7 @@ std::vector<int> processes_with_env(const std::string& marker) {
 TEST(PythonScripts, AHungImportIsKilledWithItsWholeGroupByTheWatchdog) {
   std::string marker = "GS_PYSUITE_TEST=" + std::to_string(::getpid());
   scoped_env m("GS_PYSUITE_TEST", std::to_string(::getpid()));
-  scoped_env pp("PYTHONPATH", kFakes + "sleep");
+  scoped_env pp("PYTHONPATH", test::python_fakes_dir() + "sleep");
   machine_facts f = facts_for("/usr/bin/python3");
   runner_options o;
   o.facts = &f;

@@ -25,12 +25,12 @@ gs::probe_context cpu_ctx(null_sink& s) {
   return c;
 }
 
-enum class fault { flip_download, fail_launch, short_grid };
+enum class quant_fault { flip_download, fail_launch, short_grid };
 
 // The cpu runtime with one fault.
 class faulty : public gs::runtime {
  public:
-  faulty(fault f, int after) : in_(gs::open_cpu_runtime()), f_(f), after_(after) {}
+  faulty(quant_fault f, int after) : in_(gs::open_cpu_runtime()), f_(f), after_(after) {}
   const gs::device_props& props() const override { return in_->props(); }
   gs::runtime_status compile(const gs::compile_request& r, gs::compiled_code& c) override { return in_->compile(r, c); }
   gs::runtime_status load(const gs::compiled_code& c, gs::module_handle& m) override { return in_->load(c, m); }
@@ -43,15 +43,15 @@ class faulty : public gs::runtime {
   gs::runtime_status copy_to_host(void* d, gs::buffer s, size_t b) override {
     gs::runtime_status st = in_->copy_to_host(d, s, b);
     // Output downloads are never exactly a guard's size; flip one bit in the `after_`-th of them.
-    if (st.ok && f_ == fault::flip_download && b != gs::guarded_buffer::guard_bytes && downloads_++ == after_)
+    if (st.ok && f_ == quant_fault::flip_download && b != gs::guarded_buffer::guard_bytes && downloads_++ == after_)
       static_cast<unsigned char*>(d)[b / 2] ^= 0x10;
     return st;
   }
   gs::runtime_status launch(gs::kernel_handle k, const gs::launch_dims& d, void** a) override {
-    if (f_ == fault::fail_launch && launches_++ == after_)
+    if (f_ == quant_fault::fail_launch && launches_++ == after_)
       return gs::runtime_status::failure("cuLaunchKernel", 719, "CUDA_ERROR_LAUNCH_FAILED");
     gs::launch_dims s = d;
-    if (f_ == fault::short_grid && s.grid[0] > 1) --s.grid[0];  // every launch that has a block to lose
+    if (f_ == quant_fault::short_grid && s.grid[0] > 1) --s.grid[0];  // every launch that has a block to lose
     return in_->launch(k, s, a);
   }
   gs::runtime_status synchronize() override { return in_->synchronize(); }
@@ -59,7 +59,7 @@ class faulty : public gs::runtime {
 
  private:
   std::unique_ptr<gs::runtime> in_;
-  fault f_;
+  quant_fault f_;
   int after_;
   int downloads_ = 0, launches_ = 0;
 };
@@ -113,11 +113,11 @@ TEST(QuantProbes, CorruptedOutputsFail) {
   null_sink sink;
   gs::probe_context ctx = cpu_ctx(sink);
   for (int after : {0, 5, 40}) {
-    gs::probe_result r = gs::run_quant4_with(ctx, gs::quant4_kind::nf4, std::make_unique<faulty>(fault::flip_download, after));
+    gs::probe_result r = gs::run_quant4_with(ctx, gs::quant4_kind::nf4, std::make_unique<faulty>(quant_fault::flip_download, after));
     EXPECT_EQ(r.outcome, gs::status::fail) << "download " << after;
     EXPECT_NE(r.detail.find("differ"), std::string::npos) << r.detail;
   }
-  gs::probe_result r = gs::run_int8_with(ctx, std::make_unique<faulty>(fault::flip_download, 2));
+  gs::probe_result r = gs::run_int8_with(ctx, std::make_unique<faulty>(quant_fault::flip_download, 2));
   EXPECT_EQ(r.outcome, gs::status::fail);
   EXPECT_NE(r.detail.find("int8_row_quant_v1"), std::string::npos) << r.detail;
 }
@@ -125,14 +125,14 @@ TEST(QuantProbes, CorruptedOutputsFail) {
 TEST(QuantProbes, LaunchFailureAndShortGrid) {
   null_sink sink;
   gs::probe_context ctx = cpu_ctx(sink);
-  gs::probe_result r = gs::run_quant4_with(ctx, gs::quant4_kind::fp4, std::make_unique<faulty>(fault::fail_launch, 3));
+  gs::probe_result r = gs::run_quant4_with(ctx, gs::quant4_kind::fp4, std::make_unique<faulty>(quant_fault::fail_launch, 3));
   EXPECT_EQ(r.outcome, gs::status::fail);
   EXPECT_NE(r.detail.find("CUDA_ERROR_LAUNCH_FAILED"), std::string::npos) << r.detail;
   EXPECT_EQ(r.data["runtime_error"]["code"], 719);
   // Grids one block short leave tails unwritten: the poison is caught.
-  r = gs::run_quant4_with(ctx, gs::quant4_kind::nf4, std::make_unique<faulty>(fault::short_grid, 0));
+  r = gs::run_quant4_with(ctx, gs::quant4_kind::nf4, std::make_unique<faulty>(quant_fault::short_grid, 0));
   EXPECT_EQ(r.outcome, gs::status::fail) << r.detail;
-  r = gs::run_int8_with(ctx, std::make_unique<faulty>(fault::short_grid, 0));
+  r = gs::run_int8_with(ctx, std::make_unique<faulty>(quant_fault::short_grid, 0));
   EXPECT_EQ(r.outcome, gs::status::fail) << r.detail;
 }
 

@@ -37,17 +37,7 @@ using nlohmann::json;
 const std::string kFixture = std::string(GPUSTACK_TEST_FIXTURES) + "/report/snapshot-amd";
 const std::string kHf = std::string("hf_") + "FAKEfakeFAKEfake0123456789";
 
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    char t[] = "/tmp/gpustack-snap-XXXXXX";
-    path = ::mkdtemp(t) ? t : "/tmp/gpustack-snap-fallback";
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using gs::test::temp_dir;
 
 
 bool extract(const std::string& archive, const std::string& dir) {

@@ -10,19 +10,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    char tmpl[] = "/tmp/gs-jit-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-};
+using gs::test::temp_dir;
 
 device_source src(std::string text = "GS_KERNEL void k() {}") {
   device_source s;

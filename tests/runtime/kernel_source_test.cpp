@@ -8,6 +8,8 @@
 
 #include "core/assets.h"
 
+#include "support/files.h"
+
 namespace gs {
 namespace {
 
@@ -19,7 +21,6 @@ compile_request req(std::vector<std::string> defines = {}) {
   return r;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 TEST(KernelSource, PreludeIsTheEmbeddedAssetAndComesFirst) {
   auto headers = device_headers();
@@ -36,9 +37,9 @@ TEST(KernelSource, CudaGetsGsCudaAndTheDeviceWave) {
   device_source s;
   ASSERT_TRUE(prepare_device_source(req({"EXTRA=7"}), "cuda", 32, s).ok);
   EXPECT_EQ(s.defines.front(), "GS_CUDA=1");
-  EXPECT_TRUE(has(s.defines, "GS_WARP_SIZE=32"));
-  EXPECT_TRUE(has(s.defines, "EXTRA=7"));
-  EXPECT_FALSE(has(s.defines, "GS_HIP=1"));
+  EXPECT_TRUE(gs::test::contains(s.defines, "GS_WARP_SIZE=32"));
+  EXPECT_TRUE(gs::test::contains(s.defines, "EXTRA=7"));
+  EXPECT_FALSE(gs::test::contains(s.defines, "GS_HIP=1"));
   EXPECT_EQ(s.wave_size, 32);
   EXPECT_EQ(s.source, req().source);
 }
@@ -46,8 +47,8 @@ TEST(KernelSource, CudaGetsGsCudaAndTheDeviceWave) {
 TEST(KernelSource, HipTakesTheWaveFromTheDeviceOrTheRequest) {
   device_source s;
   ASSERT_TRUE(prepare_device_source(req(), "hip", 64, s).ok);
-  EXPECT_TRUE(has(s.defines, "GS_HIP=1"));
-  EXPECT_TRUE(has(s.defines, "GS_WARP_SIZE=64"));
+  EXPECT_TRUE(gs::test::contains(s.defines, "GS_HIP=1"));
+  EXPECT_TRUE(gs::test::contains(s.defines, "GS_WARP_SIZE=64"));
   EXPECT_EQ(s.wave_size, 64);
   // A request that already says GS_WARP_SIZE (probes pass the device's) is not doubled.
   ASSERT_TRUE(prepare_device_source(req({"GS_WARP_SIZE=32", "GS_HIP=1"}), "hip", 32, s).ok);

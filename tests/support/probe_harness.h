@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "probes/probe.h"
+#include "support/files.h"
 #include "support/sample_facts.h"  // facts_for()
 
 namespace gs::test {
@@ -41,5 +42,8 @@ struct recording_sink : phase_sink {
   std::vector<std::string> phases;
   int heartbeats = 0;
 };
+
+/// tests/fixtures/python_fakes/ (stand-in torch, bitsandbytes, triton packages), with its '/'.
+inline std::string python_fakes_dir() { return fixture_dir("python_fakes"); }
 
 }  // namespace gs::test

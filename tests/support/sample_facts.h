@@ -268,4 +268,11 @@ inline probe_result sample_probe(const char* id, status s, const std::string& de
   return p;
 }
 
+/// Every detection issue as "source: message" lines, for a failed expectation to print.
+inline std::string issues_text(const machine_facts& f) {
+  std::string s;
+  for (const detection_issue& i : f.issues) s += i.source + ": " + i.message + "\n";
+  return s;
+}
+
 }  // namespace gs::test

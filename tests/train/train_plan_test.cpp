@@ -14,7 +14,7 @@ namespace {
 using gs::test::fixture_dir;
 
 
-train_smoke_cli cli(std::string model, int layers = 0, double width = 1.0) {
+train_smoke_cli smoke_options(std::string model, int layers = 0, double width = 1.0) {
   train_smoke_cli o;
   o.model = std::move(model);
   o.layers = layers;
@@ -24,7 +24,7 @@ train_smoke_cli cli(std::string model, int layers = 0, double width = 1.0) {
 
 TEST(TrainPlan, ShrunkQwenKeepsItsPatternAndHeadDims) {
   std::string err;
-  std::optional<train_smoke_plan> p = plan_train_smoke(cli("qwen3.5-0.8b", 4), &err);
+  std::optional<train_smoke_plan> p = plan_train_smoke(smoke_options("qwen3.5-0.8b", 4), &err);
   ASSERT_TRUE(p) << err;
   const train_smoke_request& r = p->request;
   EXPECT_EQ(r.model, "qwen3.5-0.8b");
@@ -52,7 +52,7 @@ TEST(TrainPlan, ShrunkQwenKeepsItsPatternAndHeadDims) {
 
 TEST(TrainPlan, FullSizeIsTheRealModelAndAliasesResolve) {
   std::string err;
-  std::optional<train_smoke_plan> p = plan_train_smoke(cli("Qwen/Qwen3.5-0.8B"), &err);
+  std::optional<train_smoke_plan> p = plan_train_smoke(smoke_options("Qwen/Qwen3.5-0.8B"), &err);
   ASSERT_TRUE(p) << err;
   EXPECT_EQ(p->request.model, "qwen3.5-0.8b");
   EXPECT_EQ(p->request.hf_config["num_hidden_layers"], 24);
@@ -61,7 +61,7 @@ TEST(TrainPlan, FullSizeIsTheRealModelAndAliasesResolve) {
 
 TEST(TrainPlan, UnknownModelGetsCloseNames) {
   std::string err;
-  EXPECT_FALSE(plan_train_smoke(cli("qwen3.5-0.8"), &err));
+  EXPECT_FALSE(plan_train_smoke(smoke_options("qwen3.5-0.8"), &err));
   EXPECT_NE(err.find("unknown model 'qwen3.5-0.8'"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean qwen3.5-0.8b"), std::string::npos) << err;
   EXPECT_NE(err.find("known models: "), std::string::npos) << err;
@@ -69,15 +69,15 @@ TEST(TrainPlan, UnknownModelGetsCloseNames) {
 
 TEST(TrainPlan, BadShapesAreRefusedWithTheReason) {
   std::string err;
-  EXPECT_FALSE(plan_train_smoke(cli("qwen3.5-0.8b", 6), &err));
+  EXPECT_FALSE(plan_train_smoke(smoke_options("qwen3.5-0.8b", 6), &err));
   EXPECT_NE(err.find("multiple of 4"), std::string::npos) << err;
-  EXPECT_FALSE(plan_train_smoke(cli("qwen3.5-0.8b", 48), &err));
+  EXPECT_FALSE(plan_train_smoke(smoke_options("qwen3.5-0.8b", 48), &err));
   EXPECT_NE(err.find("more than"), std::string::npos) << err;
-  EXPECT_FALSE(plan_train_smoke(cli("qwen3.5-0.8b", -4), &err));
+  EXPECT_FALSE(plan_train_smoke(smoke_options("qwen3.5-0.8b", -4), &err));
   EXPECT_NE(err.find("positive"), std::string::npos) << err;
-  EXPECT_FALSE(plan_train_smoke(cli("qwen3.5-0.8b", 0, 1.5), &err));
+  EXPECT_FALSE(plan_train_smoke(smoke_options("qwen3.5-0.8b", 0, 1.5), &err));
   EXPECT_NE(err.find("(0, 1]"), std::string::npos) << err;
-  train_smoke_cli w = cli("qwen3.5-0.8b", 4);
+  train_smoke_cli w = smoke_options("qwen3.5-0.8b", 4);
   w.weights = fixture_dir("train") + "ckpt_bf16";
   EXPECT_FALSE(plan_train_smoke(w, &err));
   EXPECT_NE(err.find("trained as it is"), std::string::npos) << err;
@@ -85,7 +85,7 @@ TEST(TrainPlan, BadShapesAreRefusedWithTheReason) {
 
 TEST(TrainPlan, WeightsDirectoryIsReadAndItsQuantConfigChecked) {
   std::string err;
-  train_smoke_cli w = cli("qwen3.5-0.8b");
+  train_smoke_cli w = smoke_options("qwen3.5-0.8b");
   w.weights = fixture_dir("train") + "ckpt_fp4_differs";
   std::optional<train_smoke_plan> p = plan_train_smoke(w, &err);
   ASSERT_TRUE(p) << err;
