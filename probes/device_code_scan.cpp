@@ -5,19 +5,12 @@
 
 #include <cstring>
 
+#include "inspect/nv_fatbin.h"
+#include "inspect/offload_bundle.h"
+#include "inspect/read_le.h"
+
 namespace gs {
 namespace {
-
-constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
-constexpr std::string_view kCcobMagic = "CCOB";
-constexpr char kFatbinMagic[4] = {'\x50', '\xed', '\x55', '\xba'};  // 0xBA55ED50 little-endian
-
-template <typename T>
-bool read_le(std::string_view b, size_t off, T* v) {
-  if (off > b.size() || b.size() - off < sizeof(T)) return false;
-  std::memcpy(v, b.data() + off, sizeof(T));
-  return true;
-}
 
 /// "hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" -> "gfx942"; "" when not an AMD GPU entry.
 std::string amd_target(std::string_view id) {
@@ -33,11 +26,11 @@ std::string amd_target(std::string_view id) {
 void parse_bundle(std::string_view b, size_t at, device_code_targets& out) {
   uint64_t n = 0;
   size_t off = at + kBundleMagic.size();
-  if (!read_le(b, off, &n) || n == 0 || n > 4096) return;
+  if (!read_le(b, off, n) || n == 0 || n > 4096) return;
   off += 8;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t entry_off, size, id_len;
-    if (!read_le(b, off, &entry_off) || !read_le(b, off + 8, &size) || !read_le(b, off + 16, &id_len)) return;
+    if (!read_le(b, off, entry_off) || !read_le(b, off + 8, size) || !read_le(b, off + 16, id_len)) return;
     off += 24;
     if (id_len > 256 || off + id_len > b.size()) return;
     std::string t = amd_target(b.substr(off, id_len));
@@ -49,7 +42,7 @@ void parse_bundle(std::string_view b, size_t at, device_code_targets& out) {
 void parse_fatbin(std::string_view b, size_t at, device_code_targets& out) {
   uint16_t version = 0, header = 0;
   uint64_t fat_size = 0;
-  if (!read_le(b, at + 4, &version) || !read_le(b, at + 6, &header) || !read_le(b, at + 8, &fat_size)) return;
+  if (!read_le(b, at + 4, version) || !read_le(b, at + 6, header) || !read_le(b, at + 8, fat_size)) return;
   if (version != 1 || header != 16) return;
   size_t off = at + 16;
   size_t end = fat_size > b.size() - off ? b.size() : off + fat_size;
@@ -57,10 +50,10 @@ void parse_fatbin(std::string_view b, size_t at, device_code_targets& out) {
     uint16_t kind = 0;
     uint32_t hdr = 0, arch = 0;
     uint64_t payload = 0;
-    read_le(b, off, &kind);
-    read_le(b, off + 4, &hdr);
-    read_le(b, off + 8, &payload);
-    read_le(b, off + 28, &arch);
+    read_le(b, off, kind);
+    read_le(b, off + 4, hdr);
+    read_le(b, off + 8, payload);
+    read_le(b, off + 28, arch);
     if ((kind != 1 && kind != 2 && kind != 4) || hdr < 64 || hdr > 4096 || arch == 0 || arch > 2000) return;
     (kind == 1 ? out.ptx : out.sass).insert((kind == 1 ? "compute_" : "sm_") + std::to_string(arch));
     if (hdr > end - off || payload > end - off - hdr) return;
@@ -76,11 +69,11 @@ void scan_device_code(std::string_view bytes, device_code_targets& out) {
   for (size_t p = bytes.find(kCcobMagic); p != std::string_view::npos; p = bytes.find(kCcobMagic, p + 1)) {
     uint16_t version = 0, method = 0;
     // version 1-3 and method 0 (zlib) or 1 (zstd): "CCOB" in a string table fails this check
-    if (read_le(bytes, p + 4, &version) && read_le(bytes, p + 6, &method) && version >= 1 && version <= 3 &&
+    if (read_le(bytes, p + 4, version) && read_le(bytes, p + 6, method) && version >= 1 && version <= 3 &&
         method <= 1)
       ++out.compressed_bundles;
   }
-  std::string_view magic(kFatbinMagic, 4);
+  std::string_view magic(kFatbinMagicBytes, 4);
   for (size_t p = bytes.find(magic); p != std::string_view::npos; p = bytes.find(magic, p + 1))
     parse_fatbin(bytes, p, out);
 }

@@ -11,8 +11,7 @@
 namespace gs {
 namespace {
 
-constexpr char kMagicBytes[4] = {'\x50', '\xed', '\x55', '\xba'};
-constexpr std::string_view kMagic(kMagicBytes, 4);
+constexpr std::string_view kMagic(kFatbinMagicBytes, 4);
 constexpr uint64_t kFlagLz = 0x2000, kFlagZstd = 0x8000, kFlagArchSpecific = 0x100000,
                    kFlagFamilySpecific = 0x1000000;
 constexpr int kMaxFatbinEntries = 1000000;

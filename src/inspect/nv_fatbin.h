@@ -19,6 +19,8 @@
 namespace gs {
 
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
+/// The same four bytes as they sit in a file (little-endian), for searching a blob for them.
+constexpr char kFatbinMagicBytes[4] = {'\x50', '\xed', '\x55', '\xba'};
 
 struct fatbin_entry {
   int kind = 0;                 ///< 1 PTX, 2 ELF (cubin); 4 old cubin

@@ -13,8 +13,6 @@
 namespace gs {
 namespace {
 
-constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
-constexpr std::string_view kCcobMagic = "CCOB";
 constexpr uint64_t kMaxBundleEntries = 4096, kMaxIdLen = 1024;
 
 /// The entry table of a plain bundle; false (with out.error) when it does not fit in `b`.

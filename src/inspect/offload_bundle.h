@@ -12,6 +12,10 @@
 
 namespace gs {
 
+/// How an offload bundle and a compressed one (CCOB) start.
+constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
+constexpr std::string_view kCcobMagic = "CCOB";
+
 struct code_object_entry {
   std::string id;          ///< "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+" as written
   std::string kind;        ///< "hipv4", "hip", "host", "openmp"
