@@ -32,6 +32,30 @@ bool looks_like_version(std::string_view v) {
   return !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])) && v.find('.') != std::string_view::npos;
 }
 
+/// conda's pytorch build strings say what torch was built for, as pip's "+cu102" label does:
+/// "py3.7_cuda10.2_cudnn7.6.5_0" (pytorch channel), "cuda118_py310h..." / "cuda120py311h..."
+/// (conda-forge), "py3.10_cpu_0" / "cpu_py310h...", "py3.10_rocm5.4.2_0".
+bool is_conda_torch(std::string_view name) { return name == "pytorch" || name == "torch" || name == "pytorch-gpu"; }
+
+void conda_torch_build(paste_scan& s, std::string_view build, size_t i, std::string_view from, int w) {
+  std::string b = lower_copy(build);
+  if (size_t p = b.find("cuda"); p != std::string::npos && p + 4 < b.size() && std::isdigit(static_cast<unsigned char>(b[p + 4]))) {
+    size_t e = p + 4;
+    while (e < b.size() && (std::isdigit(static_cast<unsigned char>(b[e])) || b[e] == '.')) ++e;
+    std::string d = b.substr(p + 4, e - p - 4);
+    if (d.find('.') == std::string::npos && d.size() >= 3) d = d.substr(0, d.size() - 1) + "." + d.substr(d.size() - 1);  // "118" -> "11.8"
+    if (auto v = first_version(d)) {
+      s.propose("torch.cuda", *v, i, from, w - 1);
+      s.torch_build_seen = true;
+    }
+  } else if (size_t r = b.find("rocm"); r != std::string::npos) {
+    if (auto v = first_version(b.substr(r + 4))) s.propose("torch.hip", hip_major_minor(*v), i, from, w - 1);
+    s.torch_build_seen = true;
+  } else if (b.rfind("cpu", 0) == 0 || b.find("_cpu") != std::string::npos) {
+    s.torch_build_seen = true;
+  }
+}
+
 void propose_pkg(paste_scan& s, std::string name, const std::string& ver, size_t i, std::string_view from, int w) {
   name = pep503_normalize(name);
   if (name == "pytorch") name = "torch";
@@ -90,6 +114,7 @@ size_t conda_list(paste_scan& s, size_t i) {
     std::vector<std::string_view> c = scan::fields(t);
     if (c.size() < 2 || !std::isdigit(static_cast<unsigned char>(c[1][0]))) break;
     propose_pkg(s, std::string(c[0]), std::string(c[1]), j, "conda list", weight::tool_output);
+    if (c.size() >= 3 && is_conda_torch(c[0])) conda_torch_build(s, c[2], j, "conda list", weight::tool_output);
   }
   return j;
 }
@@ -174,7 +199,18 @@ bool conda_row(paste_scan& s, size_t i, std::string_view t) {
   if (!conda_build) return false;
   s.kind("conda list");
   propose_pkg(s, std::string(c[0]), std::string(c[1]), i, "conda list", weight::labelled);
+  if (is_conda_torch(c[0])) conda_torch_build(s, build, i, "conda list", weight::labelled);
   return true;
+}
+
+/// "5.x" / "5.*" (a whole major series, as people write it: "transformers 5.x") -> "5": every
+/// rule range that holds for the series holds for its first release, and none claims more.
+std::optional<std::string> major_wildcard(std::string_view t) {
+  size_t e = 0;
+  while (e < t.size() && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
+  if (e == 0 || e + 1 >= t.size() || t[e] != '.' || (t[e + 1] != 'x' && t[e + 1] != '*')) return std::nullopt;
+  if (e + 2 < t.size() && std::isalnum(static_cast<unsigned char>(t[e + 2]))) return std::nullopt;  // "5.xyz"
+  return std::string(t.substr(0, e));
 }
 
 /// A known package named in prose, then its version: "torch 2.5.1", "bitsandbytes==0.45.0",
@@ -208,6 +244,7 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
       if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
       if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;
       std::optional<std::string> v = first_version(std::string_view(line).substr(q));
+      if (!v) v = major_wildcard(std::string_view(l).substr(q));
       if (!v || line.compare(q, v->size(), *v) != 0) continue;
       taken.push_back({p, q + v->size()});
       std::string version = *v;
@@ -293,8 +330,10 @@ void scan_packages(paste_scan& s) {
     if (t.rfind("[conda] ", 0) == 0) {
       const std::string row = t.substr(8);  // scan::fields() views into it: it must outlive them
       std::vector<std::string_view> c = scan::fields(row);
-      if (c.size() >= 2 && std::isdigit(static_cast<unsigned char>(c[1][0])))
+      if (c.size() >= 2 && std::isdigit(static_cast<unsigned char>(c[1][0]))) {
         propose_pkg(s, std::string(c[0]), std::string(c[1]), i, "collect_env", weight::tool_output);
+        if (c.size() >= 3 && is_conda_torch(c[0])) conda_torch_build(s, c[2], i, "collect_env", weight::tool_output);
+      }
       continue;
     }
     if (freeze_line(s, i, t, "pip freeze", weight::tool_output)) {

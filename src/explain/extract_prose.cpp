@@ -110,6 +110,37 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
     for (const std::string& t : gfx_tokens(lower_copy(bare))) s.gpus.push_back({t, t, i, "text", w});
 }
 
+/// "64G ram", "32 GB of RAM", "128GB RAM": the host's memory in a sentence. A card's memory is
+/// written the same way ("RX 7600 8GB RAM"), so beside a GPU name or "vram"/"gpu" only sizes no
+/// consumer card has (64 GB and more) count.
+std::optional<unsigned long long> prose_ram_gb(const std::string& l, std::string_view lower) {
+  for (size_t p = lower.find("ram"); p != std::string_view::npos; p = lower.find("ram", p + 3)) {
+    if (p + 3 < lower.size() && std::isalpha(static_cast<unsigned char>(lower[p + 3]))) continue;  // "ramdisk"
+    if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;                 // "vram", "param"
+    size_t e = p;
+    auto back_over = [&](std::string_view w) {
+      size_t q = e;
+      while (q > 0 && lower[q - 1] == ' ') --q;
+      if (q >= w.size() && lower.compare(q - w.size(), w.size(), w) == 0) {
+        e = q - w.size();
+        return true;
+      }
+      return false;
+    };
+    back_over("of");
+    if (!back_over("gib") && !back_over("gb") && !back_over("g")) continue;
+    while (e > 0 && lower[e - 1] == ' ') --e;
+    size_t b = e;
+    while (b > 0 && scan::is_digit(lower[b - 1])) --b;
+    if (b == e || e - b > 4 || (b > 0 && (std::isalnum(static_cast<unsigned char>(lower[b - 1])) || lower[b - 1] == '.'))) continue;
+    unsigned long long gb = std::stoull(std::string(lower.substr(b, e - b)));
+    bool gpu_line = lower.find("vram") != std::string_view::npos || lower.find("gpu") != std::string_view::npos || !find_gpu_names(l).empty();
+    if (gb == 0 || (gpu_line && gb < 64)) continue;
+    return gb;
+  }
+  return std::nullopt;
+}
+
 /// "Linux-6.8.0-49-generic-x86_64-with-glibc2.35" -> "6.8.0-49-generic".
 std::string kernel_from_platform(std::string_view p) {
   for (std::string_view arch : {"-x86_64", "-aarch64", "-arm64"})
@@ -204,8 +235,9 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     size_t b = e;
     while (b > 0 && scan::is_digit(lower[b - 1])) --b;
     if (b < e && e - b < 5) s.propose("host.ram_bytes", std::to_string(std::stoull(lower.substr(b, e - b)) * 1000000000ull), i, "text", weight::prose);
-    break;
+    return;
   }
+  if (auto gb = prose_ram_gb(l, lower)) s.propose("host.ram_bytes", std::to_string(*gb * 1000000000ull), i, "text", weight::prose);
 }
 
 void versions(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {

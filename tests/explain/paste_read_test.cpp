@@ -122,6 +122,34 @@ TEST(PasteRead, PackagesFromListsAndProse) {
   EXPECT_TRUE(has_kind(c, "conda list"));
 }
 
+// conda names torch's CUDA in its build string, not in the version (pytorch/pytorch#72957 shape).
+TEST(PasteRead, CondaBuildStringsSayWhatTorchWasBuiltFor) {
+  auto row = facts_of(read_paste("pytorch                   1.10.2          py3.7_cuda10.2_cudnn7.6.5_0    pytorch\n"));
+  EXPECT_EQ(row["pkg.torch"], "1.10.2");
+  EXPECT_EQ(row["torch.cuda"], "10.2");
+  auto forge = facts_of(read_paste("[conda] pytorch 2.1.2 cuda118_py310h1234567_300 conda-forge\n"));
+  EXPECT_EQ(forge["torch.cuda"], "11.8");
+  paste_reading cpu = read_paste("# packages in environment at /home/user/miniconda3:\n"
+                                 "pytorch   2.1.0   py3.10_cpu_0  pytorch\n");
+  EXPECT_TRUE(cpu.facts.python.torch_build_known);
+  EXPECT_EQ(facts_of(cpu).count("torch.cuda"), 0u);
+  auto other = facts_of(read_paste("pytorch-cuda              11.8                 h7e8668a_5    pytorch\n"));
+  EXPECT_EQ(other.count("torch.cuda"), 0u) << "pytorch-cuda's version is not torch's build";
+}
+
+// How people write versions in a sentence: a whole series, and the host's RAM.
+TEST(PasteRead, ProseSeriesVersionsAndHostRam) {
+  EXPECT_EQ(facts_of(read_paste("vllm 0.11.0 breaks with transformers 5.x\n"))["pkg.transformers"], "5");
+  EXPECT_EQ(facts_of(read_paste("vllm 0.11.0 breaks with transformers 5.x\n"))["pkg.vllm"], "0.11.0");
+  EXPECT_EQ(facts_of(read_paste("transformers 5.xyz\n")).count("pkg.transformers"), 0u);
+  EXPECT_EQ(facts_of(read_paste("OOM with 64G ram and 13B model\n"))["host.ram_bytes"], "64000000000");
+  EXPECT_EQ(facts_of(read_paste("my box has 32 GB of RAM\n"))["host.ram_bytes"], "32000000000");
+  EXPECT_EQ(facts_of(read_paste("RX 7600 with 8GB RAM\n")).count("host.ram_bytes"), 0u) << "a card's memory";
+  EXPECT_EQ(facts_of(read_paste("24GB VRAM\n")).count("host.ram_bytes"), 0u);
+  EXPECT_EQ(facts_of(read_paste("RTX 4090, 128GB RAM\n"))["host.ram_bytes"], "128000000000");
+  EXPECT_EQ(facts_of(read_paste("the 7B param model\n")).count("host.ram_bytes"), 0u);
+}
+
 // A requirement stated against the installed version: only "you have ..." is installed.
 TEST(PasteRead, YouHaveIsInstalledTheRequirementIsNot) {
   // xFormers' banner (unslothai/unsloth, 2026): the first torch is the one it was built for.
