@@ -10,16 +10,19 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <set>
 
 #include "cli/cli.h"
 #include "cli/watched_command.h"
 #include "cli/probe_fla_command.h"
 #include "detect/detect.h"
+#include "fla/fla_follow_up.h"
 #include "fla/fla_options.h"
 #include "fla/fla_probes.h"
 #include "fla/fla_verdict.h"
 #include "matrix/matrix_record.h"
+#include "report/redact.h"
 #include "report/report.h"
 #include "rules/error_findings.h"
 #include "rules/rule.h"
@@ -38,6 +41,8 @@ struct fla_args {
   double timeout_s = 0;
   detect_options detect;
   matrix_options matrix;  ///< --matrix FILE / --no-matrix
+  std::string repro_dir;  ///< --emit-repro DIR
+  bool sanitize = false;  ///< --sanitize
   bool chosen = false;  ///< set by the subcommand's callback
 };
 
@@ -152,6 +157,15 @@ int run_fla(const fla_args& a) {
   }
   s.stages = *stages;
   s.backends = *backends;
+  if (!a.repro_dir.empty()) {  // before anything runs: a bad DIR must not cost the user the run
+    std::error_code ec;
+    std::filesystem::create_directories(a.repro_dir, ec);
+    if (ec || !std::filesystem::is_directory(a.repro_dir)) {
+      std::fprintf(stderr, "gpustack: --emit-repro: cannot use %s as a directory: %s\n", a.repro_dir.c_str(),
+                   ec ? ec.message().c_str() : "it is a file");
+      return exit_usage;
+    }
+  }
 
   watched_start start = start_watched_command(a.detect);
   machine_facts& facts = start.facts;
@@ -222,6 +236,15 @@ int run_fla(const fla_args& a) {
     }
   }
 
+  if (!interrupted) {
+    fla_follow_up_options fo;
+    fo.repro_dir = a.repro_dir;
+    fo.sanitize = a.sanitize;
+    fo.python = facts.python.interpreter;
+    redactor scrub = redactor::for_facts(facts, a.out.include_identifiers);
+    for (const std::string& l : follow_up_fla_failures(results, fo, scrub)) std::fprintf(stderr, "%s\n", l.c_str());
+  }
+
   fla_verdict v = decide_fla_verdict(results, verdict_context(facts, results, device_arch));
   for (const std::string& l : v.lines) std::fprintf(stderr, "verdict: %s\n", l.c_str());
   probe_result vr;
@@ -283,6 +306,11 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
   // Hidden: the H200 self-test makes the Triton backend launch a kernel that never ends at this
   // depth, to show `hang` in phase run and the next depth still running.
   sub->add_option("--selftest-spin-stage", a->settings.spin_stage, "")->group("");
+  sub->add_option("--emit-repro", a->repro_dir,
+                  "write each failing triton/fla step as a standalone Python script into DIR (for an upstream issue)")
+      ->type_name("DIR");
+  sub->add_flag("--sanitize", a->sanitize,
+                "re-run a step that failed with a memory fault under compute-sanitizer and attach what it finds");
   add_output_options(*sub, a->out);
   add_matrix_options(*sub, a->matrix);
   sub->callback([a] { a->chosen = true; });

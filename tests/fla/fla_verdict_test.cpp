@@ -3,6 +3,7 @@
 
 #include "fla/fla_verdict.h"
 #include "support/files.h"
+#include "support/report_probes.h"
 
 namespace gs {
 namespace {
@@ -156,17 +157,7 @@ TEST(FlaVerdict, TheRecordedH200Run) {
   // probe fla --backends native,triton --stages 1..4 on the H200 (2026-12-03): triton failed at
   // 1 alone and the landed verdict said "highest safe num_stages none" and "install a Triton ...".
   nlohmann::json report = nlohmann::json::parse(test::read_file(test::fixture_dir("fla") + "h200_probe_fla_2026-12-03.json"));
-  std::vector<probe_result> rs;
-  for (const nlohmann::json& p : report["probes"]) {
-    if (p["id"] == "fla.verdict") continue;
-    probe_result r;
-    r.id = p["id"];
-    r.outcome = parse_status(p["status"].get<std::string>()).value();
-    r.phase = p.value("phase", "");
-    r.detail = p.value("detail", "");
-    r.data = p.value("data", nlohmann::json::object());
-    rs.push_back(r);
-  }
+  std::vector<probe_result> rs = test::probes_of_report(report);
   ASSERT_EQ(rs.size(), 8u);
   fla_verdict v = decide_fla_verdict(rs, {"nvidia", "sm_90", "3.6.0", ""});
   EXPECT_EQ(find(v, "triton")->passed, (std::vector<int>{2, 3, 4}));
