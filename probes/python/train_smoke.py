@@ -323,6 +323,9 @@ def main(data):
     opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
     model.train()
     losses, step_ms = [], []
+    # Which path is known from the import already: said now, so a step that fails (FLA refusing
+    # its backward on Hopper, a Triton fault) still reports the path it failed on.
+    data["linear_attention_path"] = linear_attention_report(mod, resolved, counts, layer_types)
     sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     for s in range(steps):
         sync()
@@ -330,6 +333,7 @@ def main(data):
         _phase(data, "step%d.forward" % s)
         out = model(input_ids=ids, labels=ids, use_cache=False)
         loss = out.loss
+        data["linear_attention_path"] = linear_attention_report(mod, resolved, counts, layer_types)
         _phase(data, "step%d.backward" % s)
         loss.backward()
         _phase(data, "step%d.optimizer" % s)
