@@ -95,7 +95,7 @@ std::optional<fla_repro> fla_repro_for(const probe_result& step, const redactor&
   t += "# What gpustack saw:\n" + commented(scrub.scrub(error));
   t += "# Run: python3 " + r.file_name + "   (exit 1: reproduced; 0: passed here; 2: no GPU)\n";
   t += "# Under NVIDIA's sanitizer: compute-sanitizer --tool memcheck python3 " + r.file_name + "\n";
-  t += "# Exit 3: torch, triton" + std::string(backend == "fla" ? " or flash-linear-attention" : "") + " is missing here.\n";
+  t += "# Exit 3: torch or triton" + std::string(backend == "fla" ? " or flash-linear-attention" : "") + " is not installed here.\n";
   t += "import json\nimport sys\n\ntry:\n    import torch  # noqa: F401\n    import triton  # noqa: F401\n";
   if (backend == "fla") t += "    import fla  # noqa: F401\n";
   t += "except ImportError as e:\n    print(\"cannot run: %s\" % e)\n    sys.exit(3)\n";

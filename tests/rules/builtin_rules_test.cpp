@@ -381,6 +381,14 @@ const std::vector<rule_case>& cases() {
        "Triton's fault: the native pipelined kernel passes at num_stages 3, 4 where Triton fails (a Triton "
        "compiler bug, not the driver or the card)",
        "the native kernel fails too: suspect the driver, the runtime or the card before Triton"},
+      // compute-sanitizer on gpustack's Triton reproducer (reports/examples/h200-fla-sanitize.json);
+      // the near miss is the same read on a Triton the failure was not seen with.
+      {"GS-TRITON-020", [] { return with_pkg(h200(), "triton", "3.6.0"); }, [] { return with_pkg(h200(), "triton", "3.5.1"); },
+       severity::warn,
+       "AcceleratorError: CUDA error: an illegal memory access was encountered; compute-sanitizer: Invalid __shared__ read "
+       "of size 1024 bytes in gdn_out_kernel (759 errors)",
+       "AcceleratorError: CUDA error: an illegal memory access was encountered; compute-sanitizer: Invalid __shared__ read "
+       "of size 1024 bytes in gdn_out_kernel (759 errors)"},
       // Rules whose real reports are rare in public threads: the text each library prints.
       {"GS-AMDGPU-051", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash nomodeset\nrocminfo: ROCk module is NOT loaded",
