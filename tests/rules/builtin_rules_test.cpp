@@ -389,6 +389,10 @@ const std::vector<rule_case>& cases() {
        "of size 1024 bytes in gdn_out_kernel (759 errors)",
        "AcceleratorError: CUDA error: an illegal memory access was encountered; compute-sanitizer: Invalid __shared__ read "
        "of size 1024 bytes in gdn_out_kernel (759 errors)"},
+      // A prose report of the regression (bitsandbytes#1775's shape); 0.48.1 carries the fix.
+      {"GS-REG-001", [] { return nv_pkg("bitsandbytes", "0.48.0"); }, [] { return nv_pkg("bitsandbytes", "0.48.1"); },
+       severity::warn, "Loading my load_in_8bit checkpoint now generates garbage; it was quantized with prior versions",
+       "Loading my load_in_8bit checkpoint now generates garbage; it was quantized with prior versions"},
       // Rules whose real reports are rare in public threads: the text each library prints.
       {"GS-AMDGPU-051", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash nomodeset\nrocminfo: ROCk module is NOT loaded",
