@@ -21,16 +21,8 @@ namespace gs::test {
 
 constexpr uint64_t GiB = 1ull << 30;
 
-/// Radeon AI PRO R9700 (gfx1201) on ROCm 7.2.0 with torch 2.11.0+rocm7.2, 64 GiB RAM, swap,
-/// /dev/kfd and renderD128 open. Mirrors the field-investigation machine, minus its problems.
-inline machine_facts r9700() {
-  machine_facts f;
-  f.host.os_id = "ubuntu";
-  f.host.os_version = "24.04";
-  f.host.kernel = "6.14.0-36-generic";
-  f.host.ram_total_bytes = 64 * GiB;
-  f.host.ram_available_bytes = 60 * GiB;
-  f.host.swap_total_bytes = 8 * GiB;
+/// The R9700 as KFD reports it: the GPU of r9700() and amd_machine().
+inline gpu_info r9700_gpu() {
   gpu_info g;
   g.vendor = "amd";
   g.arch = "gfx1201";
@@ -44,20 +36,59 @@ inline machine_facts r9700() {
   g.kfd_node = 1;
   g.render_minor = 128;
   g.family = "rdna4";
-  f.gpus.push_back(g);
-  f.access.push_back({"/dev/kfd", true, true, "", "render", true});
-  f.access.push_back({"/dev/dri/renderD128", true, true, "", "render", true});
+  return g;
+}
+
+/// The H200 as /proc/driver/nvidia reports it: the GPU of h200() and nvidia_machine().
+inline gpu_info h200_gpu() {
+  gpu_info g;
+  g.vendor = "nvidia";
+  g.arch = "sm_90";
+  g.name = "NVIDIA H200";
+  g.pci_id = "10de:2335";
+  g.vram_bytes = 141 * GiB;
+  g.wave_size = 32;
+  g.compute_units = 132;
+  g.source = "proc-nvidia";
+  g.compute_capability = "9.0";
+  return g;
+}
+
+/// `name` `version` installed by pip under `site` (a venv's site-packages unless told).
+inline void set_pkg(machine_facts& f, const std::string& name, const std::string& version,
+                    const std::string& site = "/venv/lib/python3.12/site-packages") {
+  f.python.packages[name] = {name, version, site, "pip", false};
+}
+
+/// amdgpu loaded and live, and ROCm `v` as the one install under /opt/rocm-`v`.
+inline void set_amdgpu_rocm(machine_facts& f, const std::string& v) {
   f.stack.amdgpu_loaded = true;
   f.stack.amdgpu_initstate = "live";
-  f.stack.rocm_installs.push_back({"/opt/rocm-6.4.1", "6.4.1", true});
-  f.stack.rocm_version = "6.4.1";
+  f.stack.rocm_installs = {{"/opt/rocm-" + v, v, true}};
+  f.stack.rocm_version = v;
+}
+
+/// Radeon AI PRO R9700 (gfx1201) on ROCm 7.2.0 with torch 2.11.0+rocm7.2, 64 GiB RAM, swap,
+/// /dev/kfd and renderD128 open. Mirrors the field-investigation machine, minus its problems.
+inline machine_facts r9700() {
+  machine_facts f;
+  f.host.os_id = "ubuntu";
+  f.host.os_version = "24.04";
+  f.host.kernel = "6.14.0-36-generic";
+  f.host.ram_total_bytes = 64 * GiB;
+  f.host.ram_available_bytes = 60 * GiB;
+  f.host.swap_total_bytes = 8 * GiB;
+  f.gpus.push_back(r9700_gpu());
+  f.access.push_back({"/dev/kfd", true, true, "", "render", true});
+  f.access.push_back({"/dev/dri/renderD128", true, true, "", "render", true});
+  set_amdgpu_rocm(f, "6.4.1");
   f.python.found = true;
   f.python.version = "3.12.3";
   f.python.env_kind = "venv";
   // torch 2.9 pins Triton 3.5 (GS-TRITON-017); torch 2.10/2.11 pin 3.6.0, whose pipeliner bug
   // on gfx12 is GS-TRITON-001, so a healthy R9700 is on 2.9.
-  f.python.packages["torch"] = {"torch", "2.9.1+rocm6.4", "/venv/lib/python3.12/site-packages", "pip", false};
-  f.python.packages["pytorch-triton-rocm"] = {"pytorch-triton-rocm", "3.5.1", "/venv/lib/python3.12/site-packages", "pip", false};
+  set_pkg(f, "torch", "2.9.1+rocm6.4");
+  set_pkg(f, "pytorch-triton-rocm", "3.5.1");
   f.python.torch_hip = "6.4.43484";
   return f;
 }
@@ -71,24 +102,14 @@ inline machine_facts h200() {
   f.host.kernel = "5.15.0-130-generic";
   f.host.ram_total_bytes = 128 * GiB;
   f.host.swap_total_bytes = 0;
-  gpu_info g;
-  g.vendor = "nvidia";
-  g.arch = "sm_90";
-  g.name = "NVIDIA H200";
-  g.pci_id = "10de:2335";
-  g.vram_bytes = 141 * GiB;
-  g.wave_size = 32;
-  g.compute_units = 132;
-  g.source = "proc-nvidia";
-  g.compute_capability = "9.0";
-  f.gpus.push_back(g);
+  f.gpus.push_back(h200_gpu());
   f.access.push_back({"/dev/nvidia0", true, true, "", "root", false});
   f.stack.nvidia_driver = "580.95.05";
   f.stack.cuda_driver_api = "13.0";
   f.python.found = true;
   f.python.version = "3.12.3";
-  f.python.packages["torch"] = {"torch", "2.11.0", "/venv/lib/python3.12/site-packages", "pip", false};
-  f.python.packages["triton"] = {"triton", "3.6.0", "/venv/lib/python3.12/site-packages", "pip", false};
+  set_pkg(f, "torch", "2.11.0");
+  set_pkg(f, "triton", "3.6.0");
   f.python.torch_cuda = "13.0";
   return f;
 }
@@ -99,7 +120,7 @@ inline machine_facts with_env(machine_facts f, const std::string& k, const std::
 }
 
 inline machine_facts with_pkg(machine_facts f, const std::string& name, const std::string& version) {
-  f.python.packages[name] = {name, version, "/venv/lib/python3.12/site-packages", "pip", false};
+  set_pkg(f, name, version);
   return f;
 }
 
@@ -161,29 +182,14 @@ inline machine_facts amd_machine() {
   f.host.hostname = "gpu-box-01";
   f.host.user = "alice";
   f.host.home = "/home/alice";
-  gpu_info g;
-  g.vendor = "amd";
-  g.arch = "gfx1201";
-  g.name = "Radeon AI PRO R9700";
-  g.pci_id = "1002:7551";
+  gpu_info g = r9700_gpu();
   g.pci_revision = "c0";
   g.pci_address = "0000:03:00.0";
-  g.vram_bytes = 32ull << 30;
-  g.wave_size = 32;
-  g.compute_units = 64;
-  g.source = "kfd";
-  g.gfx_target_version = 120001;
-  g.kfd_node = 1;
-  g.render_minor = 128;
-  g.family = "rdna4";
   g.serial = "0x5c3e7a1b2c4d5e6f";
   f.gpus.push_back(g);
   f.access.push_back({"/dev/kfd", true, false, "EACCES", "render", false});
   f.access.push_back({"/dev/dri/renderD128", true, true, "", "render", false});
-  f.stack.amdgpu_loaded = true;
-  f.stack.amdgpu_initstate = "live";
-  f.stack.rocm_installs.push_back({"/opt/rocm-7.2.0", "7.2.0", true});
-  f.stack.rocm_version = "7.2.0";
+  set_amdgpu_rocm(f, "7.2.0");
   f.stack.libraries.push_back({"libamd_comgr", "/opt/rocm-7.2.0/lib/libamd_comgr.so.3", "libamd_comgr.so.3", "3.0", "rocm"});
   f.python.found = true;
   f.python.interpreter = "/home/alice/.venv/bin/python";
@@ -195,7 +201,7 @@ inline machine_facts amd_machine() {
   for (auto [n, v] : std::initializer_list<std::pair<const char*, const char*>>{
            {"torch", "2.11.0+rocm7.2"}, {"pytorch-triton-rocm", "3.6.0"}, {"bitsandbytes", "0.48.0"},
            {"flash-linear-attention", "0.5.0"}, {"transformers", "4.57.1"}, {"peft", "0.17.1"}, {"trl", "0.24.0"}})
-    f.python.packages[n] = {n, v, "/home/alice/.venv/lib/python3.12/site-packages", "pip", false};
+    set_pkg(f, n, v, "/home/alice/.venv/lib/python3.12/site-packages");
   f.python.torch_hip = "7.2.26015";
   f.env["HSA_OVERRIDE_GFX_VERSION"] = "11.0.0";
   f.env["PYTORCH_HIP_ALLOC_CONF"] = "expandable_segments:True";
@@ -216,17 +222,9 @@ inline machine_facts nvidia_machine() {
   f.host.ram_total_bytes = 128ull << 30;
   f.host.in_container = true;
   f.host.container_kind = "docker";
-  gpu_info g;
-  g.vendor = "nvidia";
-  g.arch = "sm_90";
-  g.name = "NVIDIA H200";
-  g.pci_id = "10de:2335";
+  gpu_info g = h200_gpu();
   g.pci_address = "0000:18:00.0";
   g.vram_bytes = 150754820096ull;
-  g.wave_size = 32;
-  g.compute_units = 132;
-  g.source = "proc-nvidia";
-  g.compute_capability = "9.0";
   g.serial = "GPU-8f3c2a1e-9b7d-4c6e-a5f4-3d2b1c0e9f8a";
   f.gpus.push_back(g);
   f.stack.nvidia_driver = "580.159.04";
@@ -239,8 +237,8 @@ inline machine_facts nvidia_machine() {
   f.python.interpreter = "/usr/bin/python3";
   f.python.version = "3.11.2";
   f.python.env_kind = "system";
-  f.python.packages["torch"] = {"torch", "2.11.0+cu130", "/usr/lib/python3/dist-packages", "pip", false};
-  f.python.packages["nvidia-cudnn-cu12"] = {"nvidia-cudnn-cu12", "9.1.0.70", "/usr/lib/python3/dist-packages", "pip", false};
+  set_pkg(f, "torch", "2.11.0+cu130", "/usr/lib/python3/dist-packages");
+  set_pkg(f, "nvidia-cudnn-cu12", "9.1.0.70", "/usr/lib/python3/dist-packages");
   f.python.torch_cuda = "13.0";
   return f;
 }
