@@ -3,7 +3,12 @@ run (docs/hardware-runs.md): device-to-device copy bandwidth and torch.matmul TF
 bf16 and fp16. Medians of CUDA-event timings after warm-up, on random data. Prints one JSON line.
 """
 import json
+import os
 import sys
+
+# The probes' event timing (gs_protocol.event_times_ms), from the source tree this script sits in.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "probes", "python"))
+import gs_protocol as gs  # noqa: E402  (pure standard library)
 
 try:
     import torch
@@ -13,18 +18,7 @@ except Exception as e:  # no torch: nothing to compare against
 
 
 def median_ms(fn, reps=20, warmup=3):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    times.sort()
+    times = sorted(gs.event_times_ms(torch, fn, reps, warmup, beat=False))
     return times[len(times) // 2]
 
 

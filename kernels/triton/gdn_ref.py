@@ -79,3 +79,14 @@ def compare(torch, out, ref):
     denom = float(ref.norm())
     rel = float(d.norm()) / denom if denom > 0 else (0.0 if max_abs == 0 else math.inf)
     return max_abs, rel
+
+
+def check_forward(torch, o, state, q, k, v, g, beta, dtype_name, heartbeat=None):
+    """A backend's forward (output `o` and final `state`) against the float64 recurrence on the
+    same inputs: {max_abs_err, rel_err, state_rel_err, state_max_abs_err, tolerance}, the figures
+    every backend reports; it passes when both relative errors are within `tolerance`."""
+    ref_o, ref_s = recurrent_ref(torch, q, k, v, g, beta, heartbeat=heartbeat)
+    max_abs, rel = compare(torch, o, ref_o)
+    s_abs, s_rel = compare(torch, state, ref_s)
+    return dict(max_abs_err=max_abs, rel_err=rel, state_rel_err=s_rel, state_max_abs_err=s_abs,
+                tolerance=TOLERANCE[dtype_name])

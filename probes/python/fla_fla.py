@@ -70,19 +70,7 @@ def autotuners():
 
 
 def timed_runs(torch, fn, iters):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-        gs.heartbeat()
-    return statistics.median(times)
+    return statistics.median(gs.event_times_ms(torch, fn, iters))
 
 
 def known_640(text):
@@ -226,11 +214,9 @@ def main(data):
         data["fla_default_run_ms"] = data["run_ms"]
 
     gs.phase("verify")
-    ref_o, ref_s = gdn_ref.recurrent_ref(torch, q, k, v, g, beta, heartbeat=gs.heartbeat)
-    max_abs, rel = gdn_ref.compare(torch, o, ref_o)
-    s_abs, s_rel = gdn_ref.compare(torch, state, ref_s)
-    tol = gdn_ref.TOLERANCE[c["dtype"]]
-    data.update(max_abs_err=max_abs, rel_err=rel, state_rel_err=s_rel, state_max_abs_err=s_abs, tolerance=tol)
+    err = gdn_ref.check_forward(torch, o, state, q, k, v, g, beta, c["dtype"], heartbeat=gs.heartbeat)
+    data.update(err)
+    rel, s_rel, tol = err["rel_err"], err["state_rel_err"], err["tolerance"]
     problems = []
     if not (rel <= tol and s_rel <= tol):
         problems.append("output differs from the float64 recurrence (rel err %.2e, state %.2e, tolerance %.0e)"

@@ -150,6 +150,34 @@ def device_name(torch, index):
     return props.name, "sm_%d%d" % (props.major, props.minor)
 
 
+def event_times_ms(torch, fn, iters, warmup=3, beat=True):
+    """Milliseconds of each of `iters` calls of fn() after `warmup` untimed ones, each timed by
+    its own pair of CUDA/HIP events; a heartbeat after each when `beat` (a script that does not
+    speak the protocol, like scripts/torch_reference.py, passes beat=False)."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+        if beat:
+            heartbeat()
+    return times
+
+
+def tiny_llama_config(layers):
+    """The tiny Llama the transformers and peft steps build (vocabulary 256, width 128, 4 heads
+    over 2 KV heads): built in a second, yet it takes the real model's code paths."""
+    from transformers import LlamaConfig
+    return LlamaConfig(vocab_size=256, hidden_size=128, intermediate_size=256, num_hidden_layers=layers,
+                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128)
+
+
 def bnb_on_gpu(data):
     """The opening of the bitsandbytes kernel steps: import torch and bitsandbytes (a clean skip
     when either is missing), record their versions, and skip when torch sees no GPU.

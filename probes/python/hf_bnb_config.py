@@ -20,11 +20,10 @@ def main(data):
                              "safetensors": gs.dist_version("safetensors")})
     if not torch.cuda.is_available():
         raise gs.Skip("torch sees no GPU")
-    from transformers import BitsAndBytesConfig, LlamaConfig, LlamaForCausalLM
+    from transformers import BitsAndBytesConfig, LlamaForCausalLM
 
     gs.phase("load")
-    cfg = LlamaConfig(vocab_size=256, hidden_size=128, intermediate_size=256, num_hidden_layers=1,
-                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128)
+    cfg = gs.tiny_llama_config(1)
     torch.manual_seed(7)
     dense = LlamaForCausalLM(cfg).to(torch.bfloat16)
     path = os.path.join(os.getcwd(), "tiny-llama")

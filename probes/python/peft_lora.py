@@ -16,11 +16,10 @@ def main(data):
     if not torch.cuda.is_available():
         raise gs.Skip("torch sees no GPU")
     from peft import LoraConfig, get_peft_model
-    from transformers import LlamaConfig, LlamaForCausalLM
+    from transformers import LlamaForCausalLM
 
     gs.phase("load")
-    cfg = LlamaConfig(vocab_size=256, hidden_size=128, intermediate_size=256, num_hidden_layers=2,
-                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128)
+    cfg = gs.tiny_llama_config(2)
     torch.manual_seed(11)
     model = LlamaForCausalLM(cfg).to("cuda", torch.bfloat16)
     lcfg = LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0, target_modules=["q_proj", "v_proj"],
