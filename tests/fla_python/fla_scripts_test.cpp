@@ -6,21 +6,21 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "core/assets.h"
 #include "python/script_runner.h"
 #include "support/probe_harness.h"
+#include "support/shell.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
+using test::real_pythons;
 using test::recording_sink;
 using test::scoped_env;
 
@@ -65,20 +65,6 @@ run_out run(const std::string& python, const std::string& backend, nlohmann::jso
   return r;
 }
 
-std::vector<std::string> torchless_pythons() {
-  std::vector<std::string> out;
-  std::stringstream ss(std::getenv("PATH") ? std::getenv("PATH") : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':'))
-    if (!dir.empty() && ::access((dir + "/python3").c_str(), X_OK) == 0) {
-      out.push_back(dir + "/python3");
-      break;
-    }
-  if (::access("/usr/bin/python3", X_OK) == 0 && std::find(out.begin(), out.end(), "/usr/bin/python3") == out.end())
-    out.push_back("/usr/bin/python3");
-  return out;
-}
-
 TEST(FlaPythonScripts, EveryScriptAndHelperIsEmbedded) {
   for (const char* a : {"probes/python/fla_triton.py", "probes/python/fla_fla.py", "probes/python/fla_args.py",
                         "probes/python/gpustack_triton_stages.py", "kernels/triton/gdn_chunk.py",
@@ -94,7 +80,7 @@ TEST(FlaPythonScripts, EveryScriptAndHelperIsEmbedded) {
 }
 
 TEST(FlaPythonScripts, WithoutTorchBothBackendsSkipSayingSoOnEachRealPython) {
-  std::vector<std::string> pys = torchless_pythons();
+  std::vector<std::string> pys = real_pythons();
   ASSERT_FALSE(pys.empty()) << "no python3 on this machine";
   for (const std::string& py : pys) {
     for (const char* backend : {"triton", "fla"}) {
@@ -111,7 +97,7 @@ TEST(FlaPythonScripts, WithoutTorchBothBackendsSkipSayingSoOnEachRealPython) {
 }
 
 TEST(FlaPythonScripts, BadArgumentsFailNamingTheArgument) {
-  std::string py = torchless_pythons().front();
+  std::string py = real_pythons().front();
   run_out r = run(py, "triton", {{"stage", 0}});
   EXPECT_EQ(r.result.outcome, status::fail) << r.result.detail;
   EXPECT_NE(r.result.detail.find("stage=0 must be between 1 and 16"), std::string::npos) << r.result.detail;
@@ -150,7 +136,7 @@ TEST(FlaPythonScripts, NoGpuSkipsTheTritonBackendAndNoFlaSkipsTheFlaBackend) {
 }
 
 TEST(FlaPythonScripts, EveryPythonFileCompiles) {
-  std::string py = torchless_pythons().front();
+  std::string py = real_pythons().front();
   fs::path dir = fs::temp_directory_path() / ("gs-flapy-compile-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::string cmd = "cd '" + dir.string() + "' && PYTHONPYCACHEPREFIX='" + (dir / "pyc").string() + "' '" + py +

@@ -27,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::facts_for;
+using test::real_pythons;
 using test::recording_sink;
 using test::scoped_env;
 
@@ -41,21 +42,6 @@ const step kSteps[] = {
     {"py.trl.config", "probes/python/trl_config.py"}, {"py.sdpa", "probes/python/sdpa.py"},
     {"py.triton", "probes/python/triton_smoke.py"},
 };
-
-/// The first python3 on PATH (here: the pyenv shim) and /usr/bin/python3, when they exist.
-std::vector<std::string> real_pythons() {
-  std::vector<std::string> out;
-  std::stringstream ss(std::getenv("PATH") ? std::getenv("PATH") : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':'))
-    if (!dir.empty() && ::access((dir + "/python3").c_str(), X_OK) == 0) {
-      out.push_back(dir + "/python3");
-      break;
-    }
-  if (::access("/usr/bin/python3", X_OK) == 0 && std::find(out.begin(), out.end(), "/usr/bin/python3") == out.end())
-    out.push_back("/usr/bin/python3");
-  return out;
-}
 
 probe_result run_step(const machine_facts& f, const step& s, recording_sink* sink = nullptr) {
   recording_sink local;

@@ -1,8 +1,12 @@
 #include "support/shell.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 namespace gs::test {
 
@@ -19,5 +23,19 @@ int shell(const std::string& cmd, std::string* output) {
 }
 
 bool python_has_torch(const std::string& python) { return shell("'" + python + "' -c 'import torch'") == 0; }
+
+std::vector<std::string> real_pythons() {
+  std::vector<std::string> out;
+  std::stringstream ss(std::getenv("PATH") ? std::getenv("PATH") : "");
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && ::access((dir + "/python3").c_str(), X_OK) == 0) {
+      out.push_back(dir + "/python3");
+      break;
+    }
+  if (::access("/usr/bin/python3", X_OK) == 0 && std::find(out.begin(), out.end(), "/usr/bin/python3") == out.end())
+    out.push_back("/usr/bin/python3");
+  return out;
+}
 
 }  // namespace gs::test

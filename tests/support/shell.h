@@ -2,6 +2,7 @@
 // itself: run_binary.h isolates that one).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace gs::test {
 
@@ -12,5 +13,8 @@ int shell(const std::string& cmd, std::string* output = nullptr);
 inline bool run(const std::string& cmd, std::string* output = nullptr) { return shell(cmd, output) == 0; }
 /// Whether `python` imports torch: tests of the no-torch path skip on a machine that has it.
 bool python_has_torch(const std::string& python);
+/// The real Pythons of this machine to run probe scripts with: the first python3 on PATH (here
+/// the pyenv shim) and /usr/bin/python3, each when it exists, without repeats.
+std::vector<std::string> real_pythons();
 
 }  // namespace gs::test
