@@ -3,21 +3,14 @@
 // verdict; the Python backends skip cleanly with the reason on a Python without torch; and
 // `gpustack probe <ids>` still works beside the nested subcommand.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
 
 #include "support/run_binary.h"
-#include "support/shell.h"
 
 namespace gs {
 namespace {
-
-namespace fs = std::filesystem;
 
 using cli_out = gs::testing::run_output;
 
@@ -70,8 +63,9 @@ TEST(FlaCli, NativeOnTheCpuAtEachDepthWithAVerdict) {
 }
 
 TEST(FlaCli, PythonBackendsSkipCleanlyWithoutTorch) {
-  if (gs::test::python_has_torch("/usr/bin/python3")) GTEST_SKIP() << "this Python has torch";
-  cli_out r = gs::testing::run_gpustack("probe fla --backends triton,fla --stages 1..2 --python /usr/bin/python3 --json --no-matrix");
+  std::optional<cli_out> ran = gs::testing::run_without_torch("probe fla --backends triton,fla --stages 1..2 --no-matrix");
+  if (!ran) GTEST_SKIP() << "this Python has torch";
+  const cli_out& r = *ran;
   ASSERT_EQ(r.rc, 0) << r.err;
   nlohmann::json rep = nlohmann::json::parse(r.out);
   for (const char* id : {"fla.triton.stages1", "fla.fla.stages1", "fla.triton.stages2", "fla.fla.stages2"}) {

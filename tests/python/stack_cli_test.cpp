@@ -3,27 +3,22 @@
 // that depends on it with the dependency's name; the plain progress lines appear on a
 // non-terminal stderr; --list shows every step with its dependencies.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "support/run_binary.h"
-#include "support/shell.h"
 
 namespace gs {
 namespace {
 
-namespace fs = std::filesystem;
-
 using cli_out = gs::testing::run_output;
 
 TEST(StackCli, WithoutTorchTheReasonIsSaidOnceAndDependentsSkip) {
-  if (gs::test::python_has_torch("/usr/bin/python3")) GTEST_SKIP() << "this Python has torch";
-  cli_out r = gs::testing::run_gpustack("probe py.sdpa --python /usr/bin/python3 --json");
+  std::optional<cli_out> ran = gs::testing::run_without_torch("probe py.sdpa");
+  if (!ran) GTEST_SKIP() << "this Python has torch";
+  const cli_out& r = *ran;
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("[1/2] py.torch ... skip: torch is not installed in /usr/bin/python3"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("[2/2] py.sdpa ... skip: depends on py.torch which was skip"), std::string::npos) << r.err;

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "support/files.h"
+#include "support/shell.h"
 
 namespace gs::testing {
 
@@ -35,6 +36,11 @@ run_output run_gpustack(const std::string& args, const run_options& options) {
   std::error_code ec;
   fs::remove_all(streams, ec);
   return r;
+}
+
+std::optional<run_output> run_without_torch(const std::string& args) {
+  if (gs::test::python_has_torch(kTorchlessPython)) return std::nullopt;
+  return run_gpustack(args + " --python " + kTorchlessPython + " --json");
 }
 
 }  // namespace gs::testing

@@ -3,28 +3,21 @@
 // lines on a non-terminal stderr; bad arguments exit 2 with the reason (unknown model with close
 // names, --layers 0, a --layers that breaks the pattern, no --model).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
 
 #include "support/run_binary.h"
-#include "support/shell.h"
 
 namespace gs {
 namespace {
 
-namespace fs = std::filesystem;
-
 using cli_out = gs::testing::run_output;
 
 TEST(TrainSmokeCli, WithoutTorchItIsACleanSkipWithTheReason) {
-  if (gs::test::python_has_torch("/usr/bin/python3")) GTEST_SKIP() << "this Python has torch";
-  cli_out r = gs::testing::run_gpustack("train-smoke --model qwen3.5-0.8b --layers 4 --python /usr/bin/python3 --json --no-matrix");
+  std::optional<cli_out> ran = gs::testing::run_without_torch("train-smoke --model qwen3.5-0.8b --layers 4 --no-matrix");
+  if (!ran) GTEST_SKIP() << "this Python has torch";
+  const cli_out& r = *ran;
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("train-smoke: import"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("\r"), std::string::npos) << "a non-terminal gets plain lines, no redraws";
