@@ -110,19 +110,20 @@ void sysroot::note(std::string_view path, int err) const {
   if (recorder_) recorder_(std::string(path), err);
 }
 
+int sysroot::open_read(std::string_view path, int* err) const {
+  int fd = -1;
+  if (int e = injected(path))
+    *err = e;
+  else if ((fd = ::open(host_path(path).c_str(), O_RDONLY | O_CLOEXEC)) < 0)
+    *err = errno;
+  if (fd < 0) note(path, *err);
+  return fd;
+}
+
 read_result sysroot::read(std::string_view path, size_t max_bytes) const {
   read_result r;
-  if (int e = injected(path)) {
-    r.err = e;
-    note(path, e);
-    return r;
-  }
-  int fd = ::open(host_path(path).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    r.err = errno;
-    note(path, r.err);
-    return r;
-  }
+  int fd = open_read(path, &r.err);
+  if (fd < 0) return r;
   std::string out;
   char buf[8192];
   for (;;) {
@@ -144,17 +145,8 @@ read_result sysroot::read(std::string_view path, size_t max_bytes) const {
 
 read_result sysroot::read_at(std::string_view path, uint64_t offset, size_t len) const {
   read_result r;
-  if (int e = injected(path)) {
-    r.err = e;
-    note(path, e);
-    return r;
-  }
-  int fd = ::open(host_path(path).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    r.err = errno;
-    note(path, r.err);
-    return r;
-  }
+  int fd = open_read(path, &r.err);
+  if (fd < 0) return r;
   std::string out(len, '\0');
   size_t got = 0;
   while (got < len) {

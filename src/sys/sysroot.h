@@ -91,6 +91,8 @@ class sysroot {
   std::string host_path(std::string_view path) const;
   int injected(std::string_view path) const;
   void note(std::string_view path, int err) const;
+  /// An fd of `path` opened for reading, or -1 with `*err` set (injected or errno) and noted.
+  int open_read(std::string_view path, int* err) const;
 
   std::string root_;  ///< "" = live
   std::map<std::string, int, std::less<>> errors_;
