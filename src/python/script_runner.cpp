@@ -21,9 +21,8 @@
 #include "core/assets.h"
 #include "python/gs_line_protocol.h"
 #include "python/transcript.h"
+#include "sys/child_spawn.h"
 #include "watch/watch.h"
-
-extern char** environ;
 
 namespace gs {
 namespace {
@@ -77,21 +76,14 @@ bool write_asset(const std::string& dir, std::string_view asset_path, std::strin
   return true;
 }
 
-/// The inherited environment with ours on top (built before fork: the child may only exec).
+/// The inherited environment with ours on top.
 std::vector<std::string> child_environment(const python_probe_request& req) {
   std::map<std::string, std::string> add = req.env;
   add["GPUSTACK_ARGS"] = req.args.dump();
   add["PYTHONUNBUFFERED"] = "1";
   // No __pycache__ in the work dir, nor next to the user's packages from our imports.
   add["PYTHONDONTWRITEBYTECODE"] = "1";
-  std::vector<std::string> out;
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view kv(*e);
-    if (add.count(std::string(kv.substr(0, kv.find('='))))) continue;
-    out.emplace_back(kv);
-  }
-  for (const auto& [k, v] : add) out.push_back(k + "=" + v);
-  return out;
+  return environment_with(add);
 }
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
@@ -200,12 +192,6 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
     if (!write_asset(dir.path(), extra, &out.error)) return out;
 
   std::string script = dir.path() + "/" + base_name(req.script);
-  std::vector<std::string> env_strings = child_environment(req);
-  std::vector<char*> envp, argv;
-  for (std::string& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string dash_u = "-u";
-  argv = {interp->data(), dash_u.data(), script.data(), nullptr};
 
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -218,22 +204,13 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
     ::close(out_pipe[1]);
     return out;
   }
-  pid_t pid = ::fork();
+  // Same process group as the watched child on purpose (see the header comment).
+  pid_t pid = spawn_child({*interp, "-u", script}, child_environment(req),
+                          {.out_fd = out_pipe[1], .err_fd = err_pipe[1], .dir = dir.path().c_str(), .default_sigpipe = true});
   if (pid < 0) {
     out.error = errno_text("fork");
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
     return out;
-  }
-  if (pid == 0) {
-    // Same process group as the watched child on purpose (see the header comment).
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_pipe[1], STDERR_FILENO);
-    int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
-    if (::chdir(dir.path().c_str()) != 0) ::_exit(126);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::execve(argv[0], argv.data(), envp.data());
-    ::_exit(127);
   }
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);

@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cstring>
 
-extern char** environ;
+#include "sys/child_spawn.h"
 
 namespace gs {
 
@@ -22,38 +22,17 @@ captured_run run_captured(const std::vector<std::string>& argv_in, double timeou
     out.error = "no program";
     return out;
   }
-  std::vector<std::string> env_strings;
-  for (char** e = environ; e && *e; ++e) {
-    std::string kv(*e);
-    if (!env.count(kv.substr(0, kv.find('=')))) env_strings.push_back(kv);
-  }
-  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
-  std::vector<std::string> args = argv_in;
-  std::vector<char*> argv, envp;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (std::string& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     out.error = std::string("pipe: ") + std::strerror(errno);
     return out;
   }
-  pid_t pid = ::fork();
+  pid_t pid = spawn_child(argv_in, environment_with(env), {.out_fd = fds[1], .err_fd = fds[1]});
   if (pid < 0) {
     out.error = std::string("fork: ") + std::strerror(errno);
     ::close(fds[0]);
     ::close(fds[1]);
     return out;
-  }
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::dup2(fds[1], STDERR_FILENO);
-    int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
-    ::execve(argv[0], argv.data(), envp.data());
-    ::_exit(127);
   }
   ::close(fds[1]);
   ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
