@@ -135,4 +135,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
+std::vector<std::string_view> split_nonempty(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (std::string_view part : split(s, sep))
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
 }  // namespace gs::scan

@@ -57,5 +57,8 @@ bool iequals(std::string_view a, std::string_view b);
 /// The parts of `s` between each `sep`, empty ones kept: "a,,b" -> {"a", "", "b"}, "" -> {""}.
 /// Views into `s`.
 std::vector<std::string_view> split(std::string_view s, char sep);
+/// The non-empty parts of `s` between each `sep`: "/a//b/" at '/' -> {"a", "b"}, "" -> {}.
+/// Views into `s` (path components, PATH-style lists).
+std::vector<std::string_view> split_nonempty(std::string_view s, char sep);
 
 }  // namespace gs::scan

@@ -15,11 +15,7 @@ namespace {
 
 /// The passwd line for `uid`: name (field 1) and home (field 6).
 bool passwd_entry(const std::string& text, unsigned uid, std::string& name, std::string& home) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line(text.data() + pos, (end == std::string::npos ? text.size() : end) - pos);
-    pos = end == std::string::npos ? text.size() : end + 1;
+  for (std::string_view line : scan::lines(text)) {
     std::string_view f[7];
     size_t n = 0, start = 0;
     for (size_t i = 0; i <= line.size() && n < 7; ++i)

@@ -3,19 +3,14 @@
 
 #include <deque>
 
+#include "core/text_scan.h"
+
 namespace gs {
 namespace {
 
 std::vector<std::string> components(std::string_view p) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= p.size()) {
-    size_t end = p.find('/', pos);
-    if (end == std::string_view::npos) end = p.size();
-    if (end > pos) out.emplace_back(p.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
+  std::vector<std::string_view> parts = scan::split_nonempty(p, '/');
+  return std::vector<std::string>(parts.begin(), parts.end());
 }
 
 }  // namespace
@@ -97,15 +92,8 @@ std::string resolve_path(const sysroot& sys, std::string_view p) {
 node_stat stat_resolved(const sysroot& sys, std::string_view p) { return sys.stat(resolve_path(sys, p)); }
 
 std::vector<std::string> split_path_list(std::string_view list) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= list.size()) {
-    size_t end = list.find(':', pos);
-    if (end == std::string_view::npos) end = list.size();
-    if (end > pos) out.emplace_back(list.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
+  std::vector<std::string_view> parts = scan::split_nonempty(list, ':');
+  return std::vector<std::string>(parts.begin(), parts.end());
 }
 
 bool path_is_under(std::string_view p, std::string_view dir) {

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <nlohmann/json.hpp>
 
+#include "core/text_scan.h"
 #include "detect/detect.h"
 #include "detect/lib_inventory.h"
 #include "detect/path_util.h"
@@ -57,11 +58,7 @@ std::string parse_cuda_version_txt(std::string_view text) {
 
 std::vector<std::string> parse_ld_so_conf(std::string_view text) {
   std::vector<std::string> dirs;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
+  for (std::string_view line : scan::lines(text)) {
     if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);

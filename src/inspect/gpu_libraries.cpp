@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "core/text_scan.h"
 #include "python/dist_info.h"
 #include "python/pep503.h"
 
@@ -26,11 +27,7 @@ bool is_gpu_package(const std::string& n) {
 
 std::vector<std::string> record_shared_objects(std::string_view text) {
   std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+  for (std::string_view line : scan::lines(text)) {
     std::string path;
     if (line.starts_with('"')) {  // CSV quoting: a path holding a comma
       for (size_t i = 1; i < line.size(); ++i) {

@@ -28,11 +28,7 @@ bool parse_dist_metadata(std::string_view text, dist_metadata& out, std::string&
   out = {};
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   bool have_name = false, have_version = false;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
+  for (std::string_view line : scan::lines(text)) {
     if (line.find('\0') != std::string_view::npos) {
       error = "binary data in the metadata headers";
       return false;

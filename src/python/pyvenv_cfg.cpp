@@ -31,11 +31,7 @@ bool pyvenv_cfg::include_system_site_packages() const {
 
 pyvenv_cfg parse_pyvenv_cfg(std::string_view text) {
   pyvenv_cfg cfg;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
+  for (std::string_view line : scan::lines(text)) {
     size_t eq = line.find('=');
     if (eq == std::string_view::npos) continue;
     std::string key = lower(scan::trim(line.substr(0, eq)));

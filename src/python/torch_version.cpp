@@ -27,11 +27,7 @@ bool string_literal(std::string_view v, std::string& out) {
 
 torch_version_py parse_torch_version_py(std::string_view text) {
   torch_version_py r;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
+  for (std::string_view line : scan::lines(text)) {
     // Only top-level statements: generated files never indent the assignments we want.
     if (line.empty() || !is_ident_char(line.front())) continue;
     size_t i = 0;

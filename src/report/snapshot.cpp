@@ -24,6 +24,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "core/text_scan.h"
 #include "core/utc_time.h"
 #include "detect/identity.h"
 #include "report/tar_writer.h"
@@ -50,15 +51,8 @@ bool excluded(std::string_view p) {
 }
 
 std::deque<std::string> split(std::string_view p) {
-  std::deque<std::string> out;
-  size_t i = 0;
-  while (i <= p.size()) {
-    size_t j = p.find('/', i);
-    if (j == std::string_view::npos) j = p.size();
-    if (j > i) out.emplace_back(p.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
+  std::vector<std::string_view> parts = scan::split_nonempty(p, '/');
+  return std::deque<std::string>(parts.begin(), parts.end());
 }
 
 std::string parent(const std::string& p) {
