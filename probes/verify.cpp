@@ -1,17 +1,13 @@
 // Output checks for the kernel probes; see verify.h.
 #include "probes/verify.h"
 
+#include <bit>
 #include <cmath>
-#include <cstring>
 
 namespace gs {
 namespace {
 
-uint32_t bits_of(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
+uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
 
 // One element: classify, update the figures, return whether it is within `bound`.
 bool check_one(f32_check& c, float g, float w, double bound) {
@@ -39,12 +35,14 @@ bool check_one(f32_check& c, float g, float w, double bound) {
   return err <= bound;
 }
 
-template <class Bound>
-f32_check compare(std::span<const float> got, std::span<const float> want, Bound bound) {
+// Every element through `ok_at(c, i)`, which classifies element i into `c` and says whether it
+// passes; the bad count, the first bad index and a length mismatch are kept here, once.
+template <class OkAt>
+f32_check compare(std::span<const float> got, std::span<const float> want, OkAt ok_at) {
   f32_check c;
   size_t n = got.size() < want.size() ? got.size() : want.size();
   for (size_t i = 0; i < n; ++i) {
-    if (!check_one(c, got[i], want[i], bound(i))) {
+    if (!ok_at(c, i)) {
       ++c.bad;
       if (c.first_bad < 0) c.first_bad = (long long)i;
     }
@@ -75,30 +73,24 @@ nlohmann::json f32_check::to_json() const {
 }
 
 f32_check check_f32(std::span<const float> got, std::span<const float> want, tolerance tol) {
-  return compare(got, want, [&](size_t i) { return tol.abs + tol.rel * std::fabs(double(want[i])); });
+  return compare(got, want, [&](f32_check& c, size_t i) {
+    return check_one(c, got[i], want[i], tol.abs + tol.rel * std::fabs(double(want[i])));
+  });
 }
 
 f32_check check_f32(std::span<const float> got, std::span<const float> want, std::span<const double> bound) {
-  return compare(got, want, [&](size_t i) { return i < bound.size() ? bound[i] : 0.0; });
+  return compare(got, want,
+                 [&](f32_check& c, size_t i) { return check_one(c, got[i], want[i], i < bound.size() ? bound[i] : 0.0); });
 }
 
 f32_check check_bits(std::span<const float> got, std::span<const float> want) {
-  f32_check c;
-  size_t n = got.size() < want.size() ? got.size() : want.size();
-  for (size_t i = 0; i < n; ++i) {
+  return compare(got, want, [&](f32_check& c, size_t i) {
     ++c.checked;
     uint32_t g = bits_of(got[i]), w = bits_of(want[i]);
-    if (g == w) continue;
+    if (g == w) return true;
     if (g == unwritten_bits) ++c.unwritten;
-    ++c.bad;
-    if (c.first_bad < 0) c.first_bad = (long long)i;
-  }
-  size_t longer = got.size() > want.size() ? got.size() : want.size();
-  if (longer > n) {
-    c.bad += longer - n;
-    if (c.first_bad < 0) c.first_bad = (long long)n;
-  }
-  return c;
+    return false;
+  });
 }
 
 }  // namespace gs
