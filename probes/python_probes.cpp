@@ -26,11 +26,7 @@ nlohmann::json option_value(const std::string& v) {
 }
 
 probe_result skipped(std::string_view id, std::string why) {
-  probe_result r;
-  r.id = std::string(id);
-  r.outcome = status::skip;
-  r.detail = std::move(why);
-  return r;
+  return make_result(std::string(id), status::skip, std::move(why));
 }
 
 #define GS_PY_STEP(fn, id, script) \

@@ -237,13 +237,8 @@ probe_result run_vulkan(const probe_context& ctx) {
   vulkan_api api;
   std::string why;
   auto it = ctx.options.find("vulkan.loader");
-  if (!load_vulkan_api(it == ctx.options.end() ? "" : it->second, api, &why)) {
-    probe_result r;
-    r.id = "vulkan.devices";
-    r.outcome = status::skip;
-    r.detail = why;
-    return r;
-  }
+  if (!load_vulkan_api(it == ctx.options.end() ? "" : it->second, api, &why))
+    return make_result("vulkan.devices", status::skip, why);
   ctx.phase("launch");
   std::vector<vulkan_device> devs;
   std::string inst_version;

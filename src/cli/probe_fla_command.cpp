@@ -202,10 +202,7 @@ int run_fla(const fla_args& a) {
   for (size_t i = 0; i < specs.size(); ++i) {
     int stage = s.stages[i / s.backends.size()];
     if (!gpu_gone.empty() || interrupted) {
-      probe_result r;
-      r.id = specs[i].id;
-      r.outcome = status::skip;
-      r.detail = interrupted ? "not run: interrupted" : gpu_gone;
+      probe_result r = make_result(specs[i].id, status::skip, interrupted ? "not run: interrupted" : gpu_gone);
       r.data = {{"backend", s.backends[i % s.backends.size()]}, {"stage", stage}};
       progress.event(i, {runner_event::finished, i, specs.size(), &specs[i], "", 0, &r});
       results.push_back(std::move(r));

@@ -19,4 +19,14 @@ struct probe_result {
   std::vector<std::string> kernel_log;   ///< new dmesg lines seen while it ran (amdgpu resets, Xid)
 };
 
+/// A result that is only a verdict and its reason: a skip or an error decided before (or
+/// instead of) running the probe.
+inline probe_result make_result(std::string id, status outcome, std::string detail) {
+  probe_result r;
+  r.id = std::move(id);
+  r.outcome = outcome;
+  r.detail = std::move(detail);
+  return r;
+}
+
 }  // namespace gs

@@ -48,10 +48,7 @@ probe_result run_python_backend(const probe_context& ctx, const std::string& bac
   const std::string script = "probes/python/fla_" + backend + ".py";
   const std::string id = "fla." + backend + ".stages" + std::to_string(stage);
   auto skipped = [&](std::string why) {
-    probe_result r;
-    r.id = id;
-    r.outcome = status::skip;
-    r.detail = std::move(why);
+    probe_result r = make_result(id, status::skip, std::move(why));
     r.data = {{"backend", backend}, {"stage", stage}, {"shape", shape}};
     return r;
   };

@@ -52,11 +52,7 @@ probe_context make_context(const probe_spec& spec, const runner_options& o, phas
 }
 
 probe_result error_result(const probe_spec& spec, std::string detail) {
-  probe_result r;
-  r.id = spec.id;
-  r.outcome = status::error;
-  r.detail = std::move(detail);
-  return r;
+  return make_result(spec.id, status::error, std::move(detail));
 }
 
 /// Runs spec.run, turning an escaped exception into an `error` result.

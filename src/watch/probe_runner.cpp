@@ -11,13 +11,7 @@
 namespace gs {
 namespace {
 
-probe_result skipped(const probe_spec& spec, std::string why) {
-  probe_result r;
-  r.id = spec.id;
-  r.outcome = status::skip;
-  r.detail = std::move(why);
-  return r;
-}
+probe_result skipped(const probe_spec& spec, std::string why) { return make_result(spec.id, status::skip, std::move(why)); }
 
 }  // namespace
 
