@@ -70,10 +70,7 @@ int run_check(const check_args& a) {
     report = build_report(in, ro);
   }
   report["matrix_position"] = position_json(pos, live);
-  std::string json_text = report.dump(2) + "\n";
-  bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out), output_width(a.out)));
-  if (!ok) return exit_usage;
+  if (!emit_gpustack_report(a.out, report)) return exit_usage;
   return exit_code_for(report);
 }
 

@@ -16,6 +16,7 @@
 #include "core/status.h"
 #include "detect/detect.h"
 #include "python/python_locate.h"
+#include "report/report.h"
 #include "sys/sysroot.h"
 
 namespace gs {
@@ -112,6 +113,11 @@ bool emit_report(const output_options& o, const std::string& json_text,
   // A file written with -o still leaves the human summary line on the terminal.
   std::fprintf(stderr, "gpustack: report written to %s\n", o.out_file.c_str());
   return true;
+}
+
+bool emit_gpustack_report(const output_options& o, const nlohmann::json& report) {
+  return emit_report(o, report.dump(2) + "\n", o.markdown ? render_markdown(report) : "",
+                     (o.json || o.markdown) ? "" : render_human(report, use_color(o), output_width(o)));
 }
 
 int run_cli(int argc, char** argv) {

@@ -2,6 +2,7 @@
 // under src/cli/, registered in cli.cpp.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <functional>
 #include <string>
 
@@ -32,6 +33,9 @@ void add_python_options(CLI::App& sub, struct detect_options& d, const char* pyt
 /// Print (or write to -o) a rendered report; returns false (and says why) when the file cannot be written.
 bool emit_report(const struct output_options& o, const std::string& json_text,
                  const std::string& markdown_text, const std::string& human_text);
+/// emit_report for a gpustack report (build_report's JSON): rendered as JSON, Markdown or the
+/// terminal view, whichever the output options chose (only that one is rendered).
+bool emit_gpustack_report(const struct output_options& o, const nlohmann::json& report);
 /// --timeout on every command that runs watched phases: whole seconds of one phase, 1 to 86400
 /// (a day), said in those words (CLI11's PositiveNumber printed a 309-digit range for 0).
 CLI::Validator phase_timeout_check();

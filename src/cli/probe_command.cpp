@@ -112,20 +112,9 @@ int run_probe_command(const probe_args& a) {
   o.device = a.device;
   o.probe_options = settings;
   o.facts = &facts;
-  std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
-  std::unique_ptr<kernel_log_source> klog = open_kernel_log();
-  o.cpu = cpu.get();
-  o.kernel_log = klog.get();
-  o.breadcrumb = &start.crumbs;
-  const probe_spec* visible = find_probe("device.visible");
-  o.gpu_still_usable = [visible, &o] {
-    if (!visible) return true;  // nothing to ask with: assume usable
-    runner_options q = o;
-    q.limits.deadlines.override_all(20);  // a healthy GPU lists itself in well under a second
-    q.gpu_still_usable = nullptr;
-    probe_result r = run_probe(*visible, q);
-    return r.outcome == status::pass || r.outcome == status::warn;
-  };
+  watch_sources sources;
+  sources.attach(o, start);
+  o.gpu_still_usable = [&o] { return gpu_still_answers(o); };
   progress_display display;
   o.on_event = [&display](const runner_event& e) { display.on_event(e); };
   install_interrupt_handler();
@@ -140,13 +129,8 @@ int run_probe_command(const probe_args& a) {
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "probe";
   nlohmann::json report = build_report(in, ro);
-  std::string json_text = report.dump(2) + "\n";
-  bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out), output_width(a.out)));
-  if (!ok) return exit_usage;
-  if (!s.interrupted) record_report_in_matrix(report, a.matrix);
-  if (s.interrupted) return 130;  // the shell's convention for "ended by SIGINT"
-  return watched_exit_code(report, s.results);
+  if (!emit_gpustack_report(a.out, report)) return exit_usage;
+  return finish_watched_command(report, s.results, s.interrupted, a.matrix);
 }
 
 }  // namespace

@@ -183,11 +183,8 @@ int run_fla(const fla_args& a) {
   if (a.timeout_s > 0) o.limits.deadlines.override_all(a.timeout_s);
   o.device = s.device;
   o.facts = &facts;
-  std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
-  std::unique_ptr<kernel_log_source> klog = open_kernel_log();
-  o.cpu = cpu.get();
-  o.kernel_log = klog.get();
-  o.breadcrumb = &start.crumbs;
+  watch_sources sources;
+  sources.attach(o, start);
   install_interrupt_handler();
 
   std::deque<std::string> ids;
@@ -198,7 +195,6 @@ int run_fla(const fla_args& a) {
   std::vector<probe_result> results;
   std::string gpu_gone, device_arch;
   bool interrupted = false;
-  const probe_spec* visible = find_probe("device.visible");
   for (size_t i = 0; i < specs.size(); ++i) {
     int stage = s.stages[i / s.backends.size()];
     if (!gpu_gone.empty() || interrupted) {
@@ -221,14 +217,9 @@ int run_fla(const fla_args& a) {
       r.data["stage"] = stage;
       if (r.data.contains("device") && r.data["device"].is_object() && device_arch.empty())
         device_arch = r.data["device"].value("arch", "");
-      if ((r.outcome == status::hang || r.outcome == status::crash) && visible) {
-        runner_options q = o;
-        q.limits.deadlines.override_all(20);
-        probe_result alive = run_probe(*visible, q);
-        if (alive.outcome != status::pass && alive.outcome != status::warn)
-          gpu_gone = "not run: the GPU stopped answering after " + r.id + " " + std::string(to_string(r.outcome)) +
-                     "; reset the GPU or reboot, then run again";
-      }
+      if ((r.outcome == status::hang || r.outcome == status::crash) && !gpu_still_answers(o))
+        gpu_gone = "not run: the GPU stopped answering after " + r.id + " " + std::string(to_string(r.outcome)) +
+                   "; reset the GPU or reboot, then run again";
       results.push_back(std::move(r));
     }
   }
@@ -262,12 +253,8 @@ int run_fla(const fla_args& a) {
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "probe fla";
   nlohmann::json report = build_report(in, ro);
-  bool ok = emit_report(a.out, report.dump(2) + "\n", a.out.markdown ? render_markdown(report) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out), output_width(a.out)));
-  if (!ok) return exit_usage;
-  if (!interrupted) record_report_in_matrix(report, a.matrix);  // every step is one cell
-  if (interrupted) return 130;
-  return watched_exit_code(report, results);
+  if (!emit_gpustack_report(a.out, report)) return exit_usage;
+  return finish_watched_command(report, results, interrupted, a.matrix);  // every step is one cell
 }
 
 }  // namespace

@@ -26,9 +26,7 @@ int run_show(const report_args& a) {
     std::fprintf(stderr, "gpustack: %s\n", why.c_str());
     return exit_usage;
   }
-  bool ok = emit_report(a.out, r.dump(2) + "\n", a.out.markdown ? render_markdown(r) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(r, use_color(a.out), output_width(a.out)));
-  return ok ? exit_ok : exit_usage;
+  return emit_gpustack_report(a.out, r) ? exit_ok : exit_usage;
 }
 
 int run_diff(const report_args& a) {

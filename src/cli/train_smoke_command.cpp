@@ -121,13 +121,8 @@ int run(const cli_args& a) {
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "train-smoke";
   nlohmann::json report = build_report(in, ro);
-  std::string json_text = report.dump(2) + "\n";
-  bool ok = emit_report(a.out, json_text, a.out.markdown ? render_markdown(report) : "",
-                        (a.out.json || a.out.markdown) ? "" : render_human(report, use_color(a.out), output_width(a.out)));
-  if (!ok) return exit_usage;
-  if (interrupted) return 130;  // a run the user stopped is no cell of the matrix
-  record_report_in_matrix(report, a.matrix);
-  return watched_exit_code(report, in.probes);
+  if (!emit_gpustack_report(a.out, report)) return exit_usage;
+  return finish_watched_command(report, in.probes, interrupted, a.matrix);
 }
 
 }  // namespace

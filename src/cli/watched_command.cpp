@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "probes/probe.h"
 #include "report/report.h"
 #include "sys/sysroot.h"
 
@@ -21,6 +22,16 @@ watched_start start_watched_command(const detect_options& detect) {
   return w;
 }
 
+bool gpu_still_answers(const runner_options& o) {
+  const probe_spec* visible = find_probe("device.visible");
+  if (!visible) return true;  // nothing to ask with: assume usable
+  runner_options q = o;
+  q.limits.deadlines.override_all(20);
+  q.gpu_still_usable = nullptr;
+  probe_result r = run_probe(*visible, q);
+  return r.outcome == status::pass || r.outcome == status::warn;
+}
+
 int watched_exit_code(const nlohmann::json& report, const std::vector<probe_result>& results) {
   int from_steps = exit_ok;
   for (const probe_result& r : results)
@@ -28,6 +39,13 @@ int watched_exit_code(const nlohmann::json& report, const std::vector<probe_resu
                                       : is_failure(r.outcome)   ? int(exit_failed)
                                                                 : int(exit_ok));
   return std::max(exit_code_for(report), from_steps);
+}
+
+int finish_watched_command(const nlohmann::json& report, const std::vector<probe_result>& results,
+                           bool interrupted, const matrix_options& m) {
+  if (interrupted) return 130;
+  record_report_in_matrix(report, m);
+  return watched_exit_code(report, results);
 }
 
 }  // namespace gs
