@@ -103,18 +103,16 @@ probe_result run_memory_bandwidth_with(const probe_context& ctx, std::unique_ptr
   const double v1_gbps = gbps(ms1), v2_gbps = gbps(ms2);
 
   s.phase("verify");
-  std::string load_error, basis;
-  const expected_perf& perf = builtin_expected_perf(&load_error);
-  const gpu_expectation* gpu = perf.find_gpu(p.arch, p.name);
-  double expected = expected_rate(perf, gpu, "copy_v2", basis);
-  rate_verdict v = judge_rate(v2_gbps, expected, perf.bandwidth_warn_below, "GB/s",
+  const device_expectation e = builtin_expectation(p.arch, p.name, "copy_v2");
+  const gpu_expectation* gpu = e.gpu;
+  rate_verdict v = judge_rate(v2_gbps, e.expected, e.perf->bandwidth_warn_below, "GB/s",
                               "GPU memory clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), "
                               "another process using the GPU, or a device other than the one the table assumes");
   r.data["iters"] = iters;
   r.data["copy_v1_gbps"] = v1_gbps;
   r.data["copy_v2_gbps"] = v2_gbps;
-  r.data["expected_gbps"] = expected;
-  r.data["expected_basis"] = expected > 0 ? basis : (load_error.empty() ? basis : load_error);
+  r.data["expected_gbps"] = e.expected;
+  r.data["expected_basis"] = e.basis;
   if (gpu && gpu->hbm_peak_gbps > 0) r.data["spec_peak_gbps"] = gpu->hbm_peak_gbps;
   s.finish(v.outcome, "device copy " + v.detail + fmt::format(" (naive copy_v1: {:.4g} GB/s)", v1_gbps));
   return r;

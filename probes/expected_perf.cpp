@@ -202,4 +202,14 @@ double expected_rate(const expected_perf& perf, const gpu_expectation* gpu, std:
   return figure * k->fraction;
 }
 
+device_expectation builtin_expectation(std::string_view arch, std::string_view device_name, std::string_view kernel) {
+  device_expectation e;
+  std::string load_error;
+  e.perf = &builtin_expected_perf(&load_error);
+  e.gpu = e.perf->find_gpu(arch, device_name);
+  e.expected = expected_rate(*e.perf, e.gpu, kernel, e.basis);
+  if (!(e.expected > 0) && !load_error.empty()) e.basis = load_error;
+  return e;
+}
+
 }  // namespace gs

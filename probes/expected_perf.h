@@ -70,4 +70,14 @@ rate_verdict judge_rate(double achieved, double expected, double warn_below, std
 /// `basis` says how the number was made.
 double expected_rate(const expected_perf& perf, const gpu_expectation* gpu, std::string_view kernel, std::string& basis);
 
+/// What the built-in table expects of `kernel` on one device: the lookup every rate probe makes.
+struct device_expectation {
+  const expected_perf* perf = nullptr;    ///< the built-in table (its warn_below fractions)
+  const gpu_expectation* gpu = nullptr;   ///< the device's entry; nullptr when it has none
+  double expected = 0;                    ///< expected_rate; 0 when unknown
+  std::string basis;                      ///< how `expected` was made, else why there is none
+                                          ///< (the table's load error when it did not parse)
+};
+device_expectation builtin_expectation(std::string_view arch, std::string_view device_name, std::string_view kernel);
+
 }  // namespace gs

@@ -205,17 +205,15 @@ probe_result run_gemm_with(const probe_context& ctx, gemm_type type, std::unique
   }
 
   const double tflops = ms > 0 ? 2.0 * double(S) * S * S * iters / (ms * 1e9) : 0.0;
-  std::string load_error, basis;
-  const expected_perf& perf = builtin_expected_perf(&load_error);
-  const gpu_expectation* gpu = perf.find_gpu(p.arch, p.name);
-  double expected = expected_rate(perf, gpu, "gemm_" + version, basis);
-  rate_verdict v = judge_rate(tflops, expected, perf.gemm_warn_below, "TFLOP/s",
+  const device_expectation e = builtin_expectation(p.arch, p.name, "gemm_" + version);
+  const gpu_expectation* gpu = e.gpu;
+  rate_verdict v = judge_rate(tflops, e.expected, e.perf->gemm_warn_below, "TFLOP/s",
                               "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
                               "process on the GPU, or a kernel built for a different arch than the device's");
   r.data["iters"] = iters;
   r.data["achieved_tflops"] = tflops;
-  r.data["expected_tflops"] = expected;
-  r.data["expected_basis"] = expected > 0 ? basis : (load_error.empty() ? basis : load_error);
+  r.data["expected_tflops"] = e.expected;
+  r.data["expected_basis"] = e.basis;
   if (gpu) {
     // Context only: the tensor/matrix-core peak a library reaches; this kernel uses CUDA-core FMAs.
     r.data["card_peak_tflops"] = gpu->figure(kind.peak_key);
