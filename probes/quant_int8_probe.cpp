@@ -20,11 +20,6 @@ namespace {
 
 constexpr float threshold = 6.0f;
 
-std::vector<uint16_t> to_f16(const std::vector<float>& x) {
-  std::vector<uint16_t> h(x.size());
-  for (size_t i = 0; i < x.size(); ++i) h[i] = gs_f32_to_f16(x[i]);
-  return h;
-}
 std::vector<float> from_f16(const std::vector<uint16_t>& h) {
   std::vector<float> x(h.size());
   for (size_t i = 0; i < h.size(); ++i) x[i] = gs_f16_to_f32(h[i]);
@@ -173,7 +168,7 @@ probe_result run_int8_with(const probe_context& ctx, std::unique_ptr<runtime> rt
   a[size_t(21) * K + 5] = -9.0f;
   a[size_t(21) * K + 77] = 6.5f;
   a[size_t(30) * K + 100] = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<uint16_t> a16 = to_f16(a), w16 = to_f16(w), bias16 = to_f16(bias);
+  const std::vector<uint16_t> a16 = to16(a, gs_f32_to_f16), w16 = to16(w, gs_f32_to_f16), bias16 = to16(bias, gs_f32_to_f16);
   const std::vector<float> aw = from_f16(a16), ww = from_f16(w16);
 
   const int8_quant qa = int8_vectorwise_quant_ref(aw, M, K, threshold);

@@ -47,6 +47,14 @@ bool download(gpu_session& s, const guarded_buffer& b, std::vector<T>& host, boo
   return s.check(b.download(host.data())) && s.check(b.check_guards(guards_ok));
 }
 
+/// Each float of `x` through `round` (gs_f32_to_f16 or gs_f32_to_bf16): the 16-bit inputs.
+template <class Round>
+std::vector<uint16_t> to16(const std::vector<float>& x, Round round) {
+  std::vector<uint16_t> h(x.size());
+  for (size_t i = 0; i < x.size(); ++i) h[i] = round(x[i]);
+  return h;
+}
+
 /// The tally of one comparison.
 struct bit_check {
   std::string what;       ///< "quant4_dequant_bf16_v3 bs128"

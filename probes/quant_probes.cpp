@@ -70,13 +70,6 @@ std::vector<float> quant_input(size_t n, int bs, uint32_t seed) {
   return v;
 }
 
-template <class T>
-std::vector<uint16_t> to16(const std::vector<float>& x, T round) {
-  std::vector<uint16_t> h(x.size());
-  for (size_t i = 0; i < x.size(); ++i) h[i] = round(x[i]);
-  return h;
-}
-
 struct q4_probe {
   gpu_session& s;
   quant_module& m;
