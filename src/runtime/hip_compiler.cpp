@@ -212,18 +212,13 @@ runtime_status hip_compiler::compile_hiprtc(const device_source& src, const std:
                                             const std::vector<std::string>& options, compiled_code& out) {
   std::vector<std::string> all = {"--offload-arch=" + arch};
   all.insert(all.end(), options.begin(), options.end());
-  std::vector<const char*> header_text, header_names, opts;
-  for (const auto& [name, text] : src.headers) {
-    header_names.push_back(name.c_str());
-    header_text.push_back(text.c_str());
-  }
-  for (const std::string& o : all) opts.push_back(o.c_str());
+  rtc_arrays c(src, all);
 
   hiprtcProgram prog = nullptr;
-  hiprtcResult rc = hiprtc_.hiprtcCreateProgram(&prog, src.source.c_str(), src.name.c_str(),
-                                                static_cast<int>(header_text.size()), header_text.data(), header_names.data());
+  hiprtcResult rc = hiprtc_.hiprtcCreateProgram(&prog, src.source.c_str(), src.name.c_str(), c.header_count(),
+                                                c.header_text.data(), c.header_names.data());
   if (rc != HIPRTC_SUCCESS) return runtime_status::failure("hiprtcCreateProgram", rc, hiprtc_.describe(rc));
-  rc = hiprtc_.hiprtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
+  rc = hiprtc_.hiprtcCompileProgram(prog, c.option_count(), c.options.data());
   size_t log_size = 0;
   std::string log;
   if (hiprtc_.hiprtcGetProgramLogSize(prog, &log_size) == HIPRTC_SUCCESS && log_size > 0) {

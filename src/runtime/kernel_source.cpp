@@ -109,4 +109,12 @@ std::vector<std::string> define_options(const std::vector<std::string>& defines)
   return out;
 }
 
+rtc_arrays::rtc_arrays(const device_source& src, const std::vector<std::string>& opts) {
+  for (const auto& [name, text] : src.headers) {
+    header_names.push_back(name.c_str());
+    header_text.push_back(text.c_str());
+  }
+  for (const std::string& o : opts) options.push_back(o.c_str());
+}
+
 }  // namespace gs

@@ -38,6 +38,16 @@ runtime_status prepare_device_source(const compile_request& req, std::string_vie
 runtime_status kernel_request(std::string_view asset_path, compile_request& out,
                               const std::vector<std::string>& defines = {});
 
+/// A source's headers and a compiler's options as the C arrays nvrtcCreateProgram and
+/// hiprtcCreateProgram (and their Compile calls) take: pointers into `src` and `options`, which
+/// must outlive this.
+struct rtc_arrays {
+  std::vector<const char*> header_text, header_names, options;
+  rtc_arrays(const device_source& src, const std::vector<std::string>& opts);
+  int header_count() const { return static_cast<int>(header_text.size()); }
+  int option_count() const { return static_cast<int>(options.size()); }
+};
+
 /// "-DNAME=VALUE" for each define, in order (the option spelling all three compilers accept).
 std::vector<std::string> define_options(const std::vector<std::string>& defines);
 

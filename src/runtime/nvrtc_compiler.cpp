@@ -69,19 +69,14 @@ runtime_status nvrtc_compiler::compile(const device_source& src, const std::stri
     }
   }
 
-  std::vector<const char*> header_text, header_names, opts;
-  for (const auto& [name, text] : src.headers) {
-    header_names.push_back(name.c_str());
-    header_text.push_back(text.c_str());
-  }
-  for (const std::string& o : options) opts.push_back(o.c_str());
+  rtc_arrays c(src, options);
 
   nvrtcProgram prog = nullptr;
-  nvrtcResult rc = api_.nvrtcCreateProgram(&prog, src.source.c_str(), src.name.c_str(), static_cast<int>(header_text.size()),
-                                           header_text.data(), header_names.data());
+  nvrtcResult rc = api_.nvrtcCreateProgram(&prog, src.source.c_str(), src.name.c_str(), c.header_count(),
+                                           c.header_text.data(), c.header_names.data());
   if (rc != NVRTC_SUCCESS) return api_.status(rc, "nvrtcCreateProgram(...)", src.name);
 
-  rc = api_.nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
+  rc = api_.nvrtcCompileProgram(prog, c.option_count(), c.options.data());
   size_t log_size = 0;
   std::string log;
   if (api_.nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 1) {
