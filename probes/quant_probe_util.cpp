@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cmath>
-#include <cstring>
 
 #include "probes/verify.h"
 
@@ -62,11 +62,7 @@ bit_check compare(std::string what, const std::vector<T>& got, const std::vector
   return c;
 }
 
-uint32_t bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 
 bool nan16(uint16_t h, bool bf16) {
   return bf16 ? ((h & 0x7f80u) == 0x7f80u && (h & 0x007fu) != 0) : ((h & 0x7c00u) == 0x7c00u && (h & 0x03ffu) != 0);

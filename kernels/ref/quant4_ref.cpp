@@ -3,20 +3,16 @@
 #include "kernels/ref/quant4_ref.h"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
 
 #include "kernels/gs_device.h"
 
 namespace gs {
 namespace {
 
-float from_bits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+float from_bits(uint32_t u) { return std::bit_cast<float>(u); }
 
 // NF4 values as float32 bit patterns (kernel-specs.md §1.2: every literal is exactly a float32).
 const std::array<float, 16> nf4_table = {
