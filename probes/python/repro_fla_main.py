@@ -2,7 +2,8 @@
 # failing step of the `fla` backend: flash-linear-attention's chunk_gated_delta_rule with every
 # Triton launch's num_stages forced to one value. The reproducer is one file: CASE, then
 # kernels/triton/gdn_ref.py and probes/python/gpustack_triton_stages.py verbatim (the wrapper of
-# JITFunction.run that forces the depth, and records what each kernel was built with), then this;
+# JITFunction.run that forces the depth, and records what each kernel was built with) and
+# probes/python/repro_check.py (the verdict) verbatim, then this;
 # it needs torch, triton and flash-linear-attention, nothing of gpustack.
 # Exit 1: the failure reproduced; 0: the step passed on this machine; 2: no GPU. --no-check stops
 # after the launch (for a run under a sanitizer, where the float64 reference would take many minutes).
@@ -45,16 +46,7 @@ def _reproduce(c):
     if "--no-check" in sys.argv:
         print("launched without a fault (--no-check: the result is not compared)")
         return 0
-    ref_o, ref_s = recurrent_ref(torch, q, k, v, g, beta)
-    _, rel = compare(torch, o, ref_o)
-    _, s_rel = compare(torch, state, ref_s)
-    tol = TOLERANCE[c["dtype"]]
-    if not (rel <= tol and s_rel <= tol):
-        print("FAILED  output differs from the float64 recurrence: rel err %.2e, state %.2e (tolerance %.0e)"
-              % (rel, s_rel, tol))
-        return 1
-    print("PASSED  rel err %.1e, state %.1e (tolerance %.0e): the failure did not reproduce" % (rel, s_rel, tol))
-    return 0
+    return forward_verdict(torch, o, state, q, k, v, g, beta, c["dtype"])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 # The main part of a standalone reproducer that `gpustack probe fla --emit-repro` writes for a
 # failing step of the `triton` backend. The reproducer is one file: CASE (the step's shape, seed,
-# num_stages and num_warps), then kernels/triton/gdn_ref.py and kernels/triton/gdn_chunk.py
-# verbatim, then this; it uses their names directly and needs torch and triton, nothing of
+# num_stages and num_warps), then kernels/triton/gdn_ref.py, kernels/triton/gdn_chunk.py and
+# probes/python/repro_check.py (the verdict) verbatim, then this; it uses their names directly and needs torch and triton, nothing of
 # gpustack. The three kernels are launched one at a time with a synchronize after each, so the
 # first one that faults is named (an asynchronous fault would otherwise surface at a later call).
 # Exit 1: the failure reproduced (an exception, or a result that differs from the float64
@@ -37,16 +37,7 @@ def _reproduce(c):
         return 0
     B, T, H, HV, K, V = launch.shape
     o, state = launch.o, launch.s.view(B, HV, launch.KP, launch.VP)[:, :, :K, :V]
-    ref_o, ref_s = recurrent_ref(torch, q, k, v, g, beta)
-    _, rel = compare(torch, o, ref_o)
-    _, s_rel = compare(torch, state, ref_s)
-    tol = TOLERANCE[c["dtype"]]
-    if not (rel <= tol and s_rel <= tol):
-        print("FAILED  output differs from the float64 recurrence: rel err %.2e, state %.2e (tolerance %.0e)"
-              % (rel, s_rel, tol))
-        return 1
-    print("PASSED  rel err %.1e, state %.1e (tolerance %.0e): the failure did not reproduce" % (rel, s_rel, tol))
-    return 0
+    return forward_verdict(torch, o, state, q, k, v, g, beta, c["dtype"])
 
 
 if __name__ == "__main__":

@@ -62,11 +62,11 @@ std::optional<fla_repro> fla_repro_for(const probe_result& step, const redactor&
     cs["num_warps"] = d.value("num_warps", nlohmann::json()).is_number() ? d["num_warps"].get<int>() : 4;
     const nlohmann::json smem = d.value("max_shared_mem", nlohmann::json());
     cs["small_smem"] = smem.is_number() && smem.get<double>() < 100 * 1024;
-    parts = {"kernels/triton/gdn_ref.py", "kernels/triton/gdn_chunk.py"};
+    parts = {"kernels/triton/gdn_ref.py", "kernels/triton/gdn_chunk.py", "probes/python/repro_check.py"};
     main_asset = "probes/python/repro_triton_main.py";
   } else {
     cs["repeat_qk"] = d.contains("gva");
-    parts = {"kernels/triton/gdn_ref.py", "probes/python/gpustack_triton_stages.py"};
+    parts = {"kernels/triton/gdn_ref.py", "probes/python/gpustack_triton_stages.py", "probes/python/repro_check.py"};
     main_asset = "probes/python/repro_fla_main.py";
   }
   parts.push_back(main_asset);

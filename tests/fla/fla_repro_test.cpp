@@ -64,7 +64,7 @@ TEST(FlaRepro, TheH200TritonFailureBecomesAStandaloneScript) {
   test::temp_dir dir;
   fs::path f = fs::path(dir.path) / r->file_name;
   test::write_file(f, t);
-  EXPECT_EQ(python_check(f, "Launch,make_inputs,recurrent_ref,compare,torch_dtype,TOLERANCE,CASE,_reproduce"), 0);
+  EXPECT_EQ(python_check(f, "Launch,make_inputs,recurrent_ref,compare,check_forward,forward_verdict,torch_dtype,TOLERANCE,CASE,_reproduce"), 0);
   EXPECT_NE(python_check(f, "Launch,no_such_helper"), 0) << "the check can fail";
   // No triton here (CI's Python has none, or no torch either): the script says so and exits 3,
   // which is neither "reproduced" (1) nor "passed" (0).
@@ -95,7 +95,7 @@ TEST(FlaRepro, TheFlaBackendForcesTheDepthAndRepeatsHeadsForOldFla) {
   test::temp_dir dir;
   fs::path f = fs::path(dir.path) / r->file_name;
   test::write_file(f, r->text);
-  EXPECT_EQ(python_check(f, "activate,seen,make_inputs,recurrent_ref,compare,TOLERANCE,CASE,_reproduce"), 0);
+  EXPECT_EQ(python_check(f, "activate,seen,make_inputs,recurrent_ref,compare,check_forward,forward_verdict,TOLERANCE,CASE,_reproduce"), 0);
 }
 
 TEST(FlaRepro, StepsWithoutAStandaloneFormSayWhy) {
