@@ -38,6 +38,14 @@ struct rule_case {
 
 machine_facts amd_pkg(const std::string& name, const std::string& v) { return with_pkg(r9700(), name, v); }
 machine_facts nv_pkg(const std::string& name, const std::string& v) { return with_pkg(h200(), name, v); }
+/// The H200 machine with another NVIDIA GPU in its place: "sm_61" -> compute capability "6.1".
+machine_facts nv_gpu(const std::string& arch, const char* name) {
+  machine_facts f = h200();
+  f.gpus[0].arch = arch;
+  f.gpus[0].name = name;
+  f.gpus[0].compute_capability = arch.substr(3, arch.size() - 4) + "." + arch.substr(arch.size() - 1);
+  return f;
+}
 machine_facts amd_env(const std::string& k, const std::string& v) { return with_env(r9700(), k, v); }
 machine_facts nv_env(const std::string& k, const std::string& v) { return with_env(h200(), k, v); }
 machine_facts triton36(machine_facts f) { return with_pkg(without_pkg(f, "pytorch-triton-rocm"), "pytorch-triton-rocm", "3.6.0+rocm7.2"); }
@@ -393,6 +401,12 @@ const std::vector<rule_case>& cases() {
       {"GS-REG-001", [] { return nv_pkg("bitsandbytes", "0.48.0"); }, [] { return nv_pkg("bitsandbytes", "0.48.1"); },
        severity::warn, "Loading my load_in_8bit checkpoint now generates garbage; it was quantized with prior versions",
        "Loading my load_in_8bit checkpoint now generates garbage; it was quantized with prior versions"},
+      // Support joins: the product the prose names and the GPU the paste shows, no error line yet.
+      {"GS-EXT-009", [] { return nv_gpu("sm_70", "Tesla V100-SXM2-32GB"); }, [] { return h200(); }, severity::warn,
+       "flash_attention not supported when I set attn_implementation=\"flash_attention_2\"",
+       "flash_attention not supported when I set attn_implementation=\"flash_attention_2\""},
+      {"GS-VLLM-209", [] { return nv_gpu("sm_61", "NVIDIA GeForce GTX 1080 Ti"); }, [] { return nv_gpu("sm_75", "Tesla T4"); },
+       severity::warn, "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup", "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup"},
       // Rules whose real reports are rare in public threads: the text each library prints.
       {"GS-AMDGPU-051", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash nomodeset\nrocminfo: ROCk module is NOT loaded",
