@@ -42,6 +42,13 @@ TEST(GpuNames, LongestSpellingWinsAndDigitsDoNotRunOn) {
   EXPECT_EQ(b[0].arch, "gfx1201");
   EXPECT_EQ(b[1].arch, "sm_89");
   EXPECT_TRUE(find_gpu_names("port 90700, rx 90700, h2000").empty());
+  // Laptop Maxwell parts and Polaris 12 are their own targets, not their desktop neighbours'.
+  for (auto [text, arch] : {std::pair{"a GTX 950M laptop", "sm_50"}, {"GTX 950", "sm_52"}, {"Radeon PRO WX 3100", "gfx804"},
+                            {"RX 580 8GB", "gfx803"}, {"my Steam Deck", "gfx1033"}}) {
+    auto h = find_gpu_names(text);
+    ASSERT_EQ(h.size(), 1u) << text;
+    EXPECT_EQ(h[0].arch, arch) << text;
+  }
   EXPECT_TRUE(gpu_names_errors().empty());
 }
 
