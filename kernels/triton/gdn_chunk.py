@@ -250,6 +250,10 @@ class Launch:
     def run(self):
         for fn, grid, args, meta in self._calls():
             fn[grid](*args, **meta, **self.opts)
+        return self.outputs()
+
+    def outputs(self):
+        """(o, final_state) of the last run: the state cut from its padded [KP, VP] tile."""
         B, T, H, HV, K, V = self.shape
         return self.o, self.s.view(B, HV, self.KP, self.VP)[:, :, :K, :V]
 

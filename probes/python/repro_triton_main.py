@@ -1,8 +1,8 @@
 # The main part of a standalone reproducer that `gpustack probe fla --emit-repro` writes for a
 # failing step of the `triton` backend. The reproducer is one file: CASE (the step's shape, seed,
 # num_stages and num_warps), then kernels/triton/gdn_ref.py, kernels/triton/gdn_chunk.py and
-# probes/python/repro_check.py (the verdict) verbatim, then this; it uses their names directly and needs torch and triton, nothing of
-# gpustack. The three kernels are launched one at a time with a synchronize after each, so the
+# probes/python/repro_check.py (the verdict) verbatim, then this; it uses their names directly
+# and needs torch and triton, nothing of gpustack. The three kernels are launched one at a time with a synchronize after each, so the
 # first one that faults is named (an asynchronous fault would otherwise surface at a later call).
 # Exit 1: the failure reproduced (an exception, or a result that differs from the float64
 # recurrence); 0: the step passed on this machine; 2: no GPU. --no-check stops after the launches
@@ -35,8 +35,7 @@ def _reproduce(c):
     if "--no-check" in sys.argv:
         print("launched without a fault (--no-check: the result is not compared)")
         return 0
-    B, T, H, HV, K, V = launch.shape
-    o, state = launch.o, launch.s.view(B, HV, launch.KP, launch.VP)[:, :, :K, :V]
+    o, state = launch.outputs()
     return forward_verdict(torch, o, state, q, k, v, g, beta, c["dtype"])
 
 

@@ -4,13 +4,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
+#include "core/file_io.h"
 #include "fla/fla_repro.h"
 #include "fla/fla_sanitize.h"
 #include "report/redact.h"
@@ -21,32 +18,27 @@ namespace fs = std::filesystem;
 namespace gs {
 namespace {
 
-bool writes_file(const fs::path& p, const std::string& text, std::string* why) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  f.close();
-  if (f) return true;
-  *why = "cannot write " + p.string() + ": " + std::strerror(errno);
-  return false;
-}
-
 bool on_amd(const probe_result& r) { return r.data.value("arch", "").rfind("gfx", 0) == 0; }
 
 /// One run of the reproducer under compute-sanitizer; the findings go into r.data["sanitizer"].
-std::string sanitize_step(probe_result& r, const fla_repro& repro, const std::string& sanitizer,
+/// `written`: the reproducer --emit-repro already wrote; "" writes it to a temporary directory.
+std::string sanitize_step(probe_result& r, const fla_repro& repro, const std::string& written, const std::string& sanitizer,
                           const fla_follow_up_options& o) {
   std::error_code ec;
-  fs::path dir = o.repro_dir.empty() ? fs::temp_directory_path(ec) / ("gpustack-sanitize-" + std::to_string(::getpid()))
-                                     : fs::path(o.repro_dir);
-  fs::create_directories(dir, ec);
-  fs::path file = dir / repro.file_name;
-  std::string why;
-  if (!writes_file(file, repro.text, &why)) return "sanitize: " + r.id + ": " + why;
+  fs::path dir;
+  std::string file = written;
+  if (file.empty()) {
+    dir = fs::temp_directory_path(ec) / ("gpustack-sanitize-" + std::to_string(::getpid()));
+    fs::create_directories(dir, ec);
+    file = (dir / repro.file_name).string();
+    std::string why;
+    if (!write_file_atomically(file, repro.text, why)) return "sanitize: " + r.id + ": " + why;
+  }
   std::fprintf(stderr, "sanitize: running %s under compute-sanitizer (up to %.0f s) ...\n", r.id.c_str(), o.sanitize_timeout_s);
   // --print-limit: the first findings say what and where; thousands of copies say nothing more.
-  std::vector<std::string> argv = {sanitizer, "--tool", "memcheck", "--print-limit", "20", o.python, file.string(), "--no-check"};
+  std::vector<std::string> argv = {sanitizer, "--tool", "memcheck", "--print-limit", "20", o.python, file, "--no-check"};
   captured_run run = run_captured(argv, o.sanitize_timeout_s);
-  if (o.repro_dir.empty()) fs::remove_all(dir, ec);
+  if (!dir.empty()) fs::remove_all(dir, ec);
   sanitizer_report rep = parse_compute_sanitizer(run.output);
   nlohmann::json j = rep.to_json();
   j["tool"] = "compute-sanitizer --tool memcheck";
@@ -75,13 +67,14 @@ std::vector<std::string> follow_up_fla_failures(std::vector<probe_result>& resul
     if (!is_failure(r.outcome)) continue;
     std::string why;
     std::optional<fla_repro> repro = fla_repro_for(r, scrub, &why);
+    std::string written;  // the reproducer's path once --emit-repro wrote it
     if (!o.repro_dir.empty()) {
       if (!repro) {
         lines.push_back("emit-repro: " + r.id + ": no standalone script: " + why);
-      } else if (fs::path p = fs::path(o.repro_dir) / repro->file_name; writes_file(p, repro->text, &why)) {
-        r.data["repro"] = p.string();
-        lines.push_back("emit-repro: " + r.id + ": " + p.string() + " (python3 " + p.string() +
-                        " reproduces it without gpustack)");
+      } else if (std::string p = (fs::path(o.repro_dir) / repro->file_name).string(); write_file_atomically(p, repro->text, why)) {
+        written = p;
+        r.data["repro"] = p;
+        lines.push_back("emit-repro: " + r.id + ": " + p + " (python3 " + p + " reproduces it without gpustack)");
       } else {
         lines.push_back("emit-repro: " + r.id + ": " + why);
       }
@@ -105,7 +98,7 @@ std::vector<std::string> follow_up_fla_failures(std::vector<probe_result>& resul
     } else if (o.python.empty()) {
       lines.push_back("sanitize: " + r.id + ": no Python interpreter to run the reproducer");
     } else {
-      lines.push_back(sanitize_step(r, *repro, sanitizer, o));
+      lines.push_back(sanitize_step(r, *repro, written, sanitizer, o));
     }
   }
   return lines;
