@@ -44,6 +44,19 @@ typedef unsigned long long gs_u64;
 #define GS_FULL_MASK 0xffffffffu
 #endif
 
+#if defined(GS_HIP)
+// HIP before 6.2 has no __syncwarp. A wave runs in lockstep, so what a wave-level barrier must
+// add is the ordering of its shared-memory writes before other lanes read them: a wavefront-scope
+// release/acquire fence around the wave barrier.
+__device__ __forceinline__ void gs_syncwarp() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+#elif defined(GS_CUDA)
+__device__ __forceinline__ void gs_syncwarp() { __syncwarp(); }
+#endif
+
 // ---- Bit casts -------------------------------------------------------------------------------
 GS_HD gs_u32 gs_f32_bits(float f) {
 #if defined(GS_DEVICE_COMPILE)

@@ -8,6 +8,9 @@
 #                                           fallback, then FLA importable)
 #   bash scripts/h200-fla-repro.sh whole   the whole probe fla: native, triton, fla at 1..4 with
 #                                           --backward, timed
+#   bash scripts/h200-fla-repro.sh native  the native control v2 (matrix unit, cp.async) at 1..4, v1 at
+#                                           2, and FLA's forward at 2 (its peer, same run, same shape),
+#                                           then compute-sanitizer memcheck and racecheck on v2 at 1 and 4
 # Before (here): a release build packed into .carry (scripts/pack-for-device.sh BUILD_DIR),
 # .fla (scripts/fetch-fla.sh), .whl (scripts/fetch-wheels.sh). Carry [".carry", ".fla", ".whl"].
 # Writes $OUT/fla15/: the reports, the reproducers, their standalone output, the logs.
@@ -57,6 +60,24 @@ elif [ "$part" = whole ]; then
   timeout 560 "$GS" probe fla --backends native,triton,fla --stages 1..4 --backward $SHAPE --python "$PY" \
     --json -o "$dir/fla-whole.json"
   echo "probe fla whole: rc=$? in $((SECONDS - t0)) s"
+elif [ "$part" = native ]; then
+  t0=$SECONDS
+  "$GS" probe fla --backends native --stages 1..4 $SHAPE --json -o "$dir/native-v2.json"
+  echo "native v2 1..4: rc=$? in $((SECONDS - t0)) s"
+  "$GS" probe fla --backends native --native-kernel v1 --stages 2 $SHAPE --json -o "$dir/native-v1.json"
+  echo "native v1 at 2: rc=$?"
+  t0=$SECONDS
+  timeout 300 "$GS" probe fla --backends fla --stages 2 $SHAPE --python "$PY" --json -o "$dir/fla-peer.json"
+  echo "fla peer at 2: rc=$? in $((SECONDS - t0)) s"
+  # The sanitizer over the native kernels themselves (a short sequence keeps it to seconds).
+  for tool in memcheck racecheck; do
+    for st in 1 4; do
+      timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$GS" probe fla --backends native --stages $st \
+        --batch 1 --seq 200 --heads 2 --value-heads 4 --head-dim-k 128 --head-dim-v 32 --json -o "$dir/native-$tool-$st.json" \
+        > "$dir/native-$tool-$st.log" 2>&1
+      echo "compute-sanitizer $tool depth $st: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$dir/native-$tool-$st.log" | tail -1)"
+    done
+  done
 else
-  echo "part: repro, train or whole"; exit 2
+  echo "part: repro, train, whole or native"; exit 2
 fi

@@ -12,6 +12,7 @@ PKGS=(
 if [ "${1:-}" = "--test" ]; then
   PKGS+=(
     clang libclang-rt-14-dev   # the ASan+UBSan+libFuzzer build
+    clang-19                   # gfx11/gfx12 WMMA and gfx90a MFMA code of kernels/gdn_chunk_v2.cu (Debian's comgr knows no gfx11/12)
     libgtest-dev libgmock-dev libbenchmark-dev
     python3 python3-jsonschema
     libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs  # HIP compile tests, no GPU

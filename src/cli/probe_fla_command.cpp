@@ -285,6 +285,10 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
   sub->add_option("--device", a->settings.device, "where the native kernel runs: cpu, auto, N, cuda:N or hip:N")
       ->capture_default_str()
       ->check([](const std::string& v) -> std::string { return parse_device(v).valid ? "" : "must be cpu, auto, N, cuda:N or hip:N"; });
+  sub->add_option("--native-kernel", a->settings.native_kernel,
+                  "the native backend's kernel: v2 (matrix unit, async copies) or v1 (the simple CUDA-core one)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"v1", "v2"}));
   add_python_options(*sub, a->detect, "the Python interpreter the triton and fla backends run",
                      "the virtual environment whose Python they run");
   // Hidden: the H200 self-test makes the Triton backend launch a kernel that never ends at this

@@ -40,6 +40,9 @@ struct fla_settings {
   int spin_stage = 0;        ///< --selftest-spin-stage: the triton backend never terminates at this depth
   unsigned seed = 20261202;  ///< inputs are seeded: every stage and backend sees the same tensors
   std::string device = "auto";
+  /// The native backend's kernel: "v2" (kernels/gdn_chunk_v2.cu, matrix unit and async copies;
+  /// v1 where the shape or the device's shared memory does not allow it) or "v1" (gdn_chunk.cu).
+  std::string native_kernel = "v2";
 };
 
 }  // namespace gs

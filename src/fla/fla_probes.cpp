@@ -9,7 +9,9 @@
 #include <cstring>
 
 #include "core/assets.h"
+#include "kernels/gdn_v2_layout.h"
 #include "kernels/ref/gdn_ref.h"
+#include "kernels/ref/gdn_v2_ref.h"
 #include "probes/gpu_session.h"
 #include "probes/verify.h"
 
@@ -85,6 +87,7 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
           {"fla.K", std::to_string(s.shape.K)},
           {"fla.V", std::to_string(s.shape.V)},
           {"fla.seed", std::to_string(s.seed)},
+          {"fla.native_kernel", s.native_kernel},
           {"fla.dtype", s.dtype},
           {"fla.backward", s.backward ? "true" : "false"},
           {"fla.spin", s.spin_stage == stage ? "true" : "false"},
@@ -162,24 +165,45 @@ probe_result run_fla_native(const probe_context& ctx) {
   }
   const device_props& p = sess.props();
   const bool on_cpu = p.backend == "cpu";
-  // Block: 4 waves (128 threads on wave32, 256 on wave64): the kernel's loops stride by
-  // blockDim.x, so any multiple of the wave size works; num_warps reports it as Triton would.
+  // Block: 4 waves (128 threads on wave32, 256 on wave64): v1's loops stride by blockDim.x, v2
+  // gives each wave its own tiles; num_warps reports it as Triton would.
   const int threads = 4 * p.wave_size;
   r.data["num_warps"] = 4;
-  constexpr int bv = 8;
+
+  // v2 (matrix unit, async copies) unless asked for v1, or the shape or the device's shared
+  // memory rules it out; then v1 runs and the report says why.
+  const bool want_v2 = option_text(ctx, "fla.native_kernel", "v2") != "v1";
+  // On CUDA the ring also carries each tile's rows of U and P (async copies, ~94 KiB at depth
+  // 4: every sm_80+ part opts in to that much); AMD's 64 KiB keeps them in L2.
+  auto fits = [&](unsigned bytes) { return !p.max_shared_bytes || bytes <= p.max_shared_bytes; };
+  const unsigned smem_prep = gdn2_prep_smem_bytes(stage);
+  const bool ring_up = p.backend == "cuda" && fits(gdn2_state_smem_bytes(stage, s.K, true));
+  const unsigned smem_state = gdn2_state_smem_bytes(stage, s.K, ring_up);
+  std::string v1_because = want_v2 ? gdn_v2_unsupported(s) : "asked for (--native-kernel v1)";
+  if (v1_because.empty() && !fits(std::max(smem_prep, smem_state)))
+    v1_because = fmt::format("gdn_chunk_v2 needs {:.1f} KiB of shared memory at depth {}; the device gives {:.0f} KiB",
+                             std::max(smem_prep, smem_state) / 1024.0, stage, p.max_shared_bytes / 1024.0);
+  const bool v2 = v1_because.empty();
+  r.data["kernel"] = v2 ? "gdn_chunk_v2" : "gdn_chunk_v1";
+  if (!v2) r.data["v1_because"] = v1_because;
+  constexpr int bv = 8;  // v1's value columns per block
 
   const auto seed = uint32_t(option_int(ctx, "fla.seed", 20261202, 0, 0xffffffffLL));
   gdn_inputs in = gdn_random_inputs(s, seed, true);
   ctx.heartbeat();
 
   module_handle mod;
-  kernel_handle kern;
+  kernel_handle kern, kern_state;
   auto t0 = clock_type::now();
-  if (!sess.compile("gdn_chunk.cu",
-                    {"GS_STAGES=" + std::to_string(stage), "GS_DK=" + std::to_string(s.K), "GS_BV=" + std::to_string(bv),
-                     "GS_ROWS=" + std::to_string(gdn_tile_rows)},
-                    mod) ||
-      !sess.kernel(mod, "gdn_chunk_v1", kern))
+  const std::vector<std::string> defines = {"GS_STAGES=" + std::to_string(stage), "GS_DK=" + std::to_string(s.K)};
+  std::vector<std::string> v2_defines = defines;
+  v2_defines.push_back(std::string("GS_V2_RING_UP=") + (ring_up ? "1" : "0"));
+  if (v2 ? !sess.compile("gdn_chunk_v2.cu", v2_defines, mod) || !sess.kernel(mod, "gdn_v2_prep", kern) ||
+               !sess.kernel(mod, "gdn_v2_state", kern_state)
+         : !sess.compile("gdn_chunk.cu",
+                         {defines[0], defines[1], "GS_BV=" + std::to_string(bv), "GS_ROWS=" + std::to_string(gdn_tile_rows)},
+                         mod) ||
+               !sess.kernel(mod, "gdn_chunk_v1", kern))
     return r;
   r.data["compile_ms"] = ms_since(t0);
 
@@ -187,12 +211,14 @@ probe_result run_fla_native(const probe_context& ctx) {
   runtime& rt = sess.rt();
   const unsigned gx = unsigned((s.V + bv - 1) / bv);
   const size_t blocks = size_t(gx) * s.HV * s.B;
+  // v1: a 64 x 64 A and P per block; v2: the prep kernel's U, P, G, rk, rq per chunk.
+  const size_t scratch_bytes = v2 ? gdn_v2_prep_floats(s) * 4 : blocks * 2 * gdn_chunk_len * gdn_chunk_len * 4;
   guarded_buffer q, k, v, g, beta, h0, o, ht, scratch;
   if (!sess.check(q.create(rt, s.qk_elems() * 2)) || !sess.check(k.create(rt, s.qk_elems() * 2)) ||
       !sess.check(v.create(rt, s.v_elems() * 2)) || !sess.check(g.create(rt, s.gate_elems() * 4)) ||
       !sess.check(beta.create(rt, s.gate_elems() * 2)) || !sess.check(h0.create(rt, s.state_elems() * 4)) ||
       !sess.check(o.create(rt, s.v_elems() * 4)) || !sess.check(ht.create(rt, s.state_elems() * 4)) ||
-      !sess.check(scratch.create(rt, blocks * 2 * gdn_chunk_len * gdn_chunk_len * 4)))
+      !sess.check(scratch.create(rt, scratch_bytes)))
     return r;
   if (!sess.check(q.upload(in.q.data())) || !sess.check(k.upload(in.k.data())) || !sess.check(v.upload(in.v.data())) ||
       !sess.check(g.upload(in.g.data())) || !sess.check(beta.upload(in.beta.data())) ||
@@ -203,26 +229,59 @@ probe_result run_fla_native(const probe_context& ctx) {
        *pht = ht.ptr(), *psc = scratch.ptr();
   int T = s.T, H = s.H, HV = s.HV, V = s.V;
   float scale = float(1.0 / std::sqrt(double(s.K)));
-  void* args[] = {&pq, &pk, &pv, &pg, &pb, &ph0, &po, &pht, &psc, &T, &H, &HV, &V, &scale};
-  launch_dims d;
-  d.grid[0] = gx;
+  void* args_v1[] = {&pq, &pk, &pv, &pg, &pb, &ph0, &po, &pht, &psc, &T, &H, &HV, &V, &scale};
+  void* args_prep[] = {&pq, &pk, &pg, &pb, &psc, &T, &H, &HV, &scale};
+  void* args_state[] = {&pq, &pk, &pv, &ph0, &psc, &po, &pht, &T, &H, &HV, &V};
+  launch_dims d, d_state;
+  if (v2) {
+    d.grid[0] = unsigned((s.T + gdn_chunk_len - 1) / gdn_chunk_len);
+    d.shared_bytes = smem_prep;
+    d_state.grid[0] = unsigned(s.V / GDN2_BV);
+    d_state.grid[1] = unsigned(s.HV);
+    d_state.grid[2] = unsigned(s.B);
+    d_state.block[0] = unsigned(threads);
+    d_state.shared_bytes = smem_state;
+    r.data["shared_bytes"] = {{"prep", smem_prep}, {"state", smem_state}};
+    r.data["ring_carries_u_p"] = ring_up;
+  } else {
+    d.grid[0] = gx;
+  }
   d.grid[1] = unsigned(s.HV);
   d.grid[2] = unsigned(s.B);
   d.block[0] = unsigned(threads);
+  // v2 is two launches in order on one stream: the state kernel reads what prep wrote.
+  auto launch_all = [&]() -> runtime_status {
+    if (!v2) return rt.launch(kern, d, args_v1);
+    if (runtime_status st = rt.launch(kern, d, args_prep); !st.ok) return st;
+    return rt.launch(kern_state, d_state, args_state);
+  };
   // One untimed launch (first-launch costs, and the result checked below), then the median of
   // several timed ones. On the cpu backend one launch is the whole computation: time that.
   std::vector<double> times;
   const int timed = on_cpu ? 1 : 7;
   for (int i = 0; i < (on_cpu ? 0 : 1); ++i)
-    if (!sess.check(rt.launch(kern, d, args)) || !sess.check(rt.synchronize())) return r;
+    if (!sess.check(launch_all()) || !sess.check(rt.synchronize())) return r;
   for (int i = 0; i < timed; ++i) {
     double ms = 0;
-    if (!sess.check(rt.time_ms([&] { return rt.launch(kern, d, args); }, ms))) return r;
+    if (!sess.check(rt.time_ms(launch_all, ms))) return r;
     times.push_back(ms);
     ctx.heartbeat();
   }
   r.data["run_ms"] = median(times);
   r.data["run_ms_all"] = times;
+  if (v2 && !on_cpu) {
+    // Each of the two kernels alone (median of 5), so a slow one is named.
+    std::vector<double> prep_times, state_times;
+    for (int i = 0; i < 5; ++i) {
+      double a = 0, c = 0;
+      if (!sess.check(rt.time_ms([&] { return rt.launch(kern, d, args_prep); }, a)) ||
+          !sess.check(rt.time_ms([&] { return rt.launch(kern_state, d_state, args_state); }, c)))
+        return r;
+      prep_times.push_back(a);
+      state_times.push_back(c);
+    }
+    r.data["run_ms_by_kernel"] = {{"gdn_v2_prep", median(prep_times)}, {"gdn_v2_state", median(state_times)}};
+  }
 
   sess.phase("verify");
   std::vector<float> got_o(s.v_elems()), got_ht(s.state_elems());
@@ -256,7 +315,8 @@ probe_result run_fla_native(const probe_context& ctx) {
   r.data["verified_heads"] = heads;
   r.data["tolerance"] = {{"rel", fla_native_rel_tol}, {"abs", fla_native_abs_tol}};
   r.data["threads_per_block"] = threads;
-  r.data["path"] = on_cpu ? "cpu chunked (kernels/ref/gdn_ref.cpp)" : "gpu kernel (kernels/gdn_chunk.cu)";
+  r.data["path"] = on_cpu ? (v2 ? "cpu chunked (kernels/ref/gdn_v2_ref.cpp)" : "cpu chunked (kernels/ref/gdn_ref.cpp)")
+                          : (v2 ? "gpu kernels (kernels/gdn_chunk_v2.cu)" : "gpu kernel (kernels/gdn_chunk.cu)");
   std::string timing = fmt::format("run {:.3f} ms (median of {}), compile {:.0f} ms", median(times), timed,
                                    r.data["compile_ms"].get<double>());
   if (unwritten || non_finite || !guards_o || !guards_ht) {

@@ -24,6 +24,8 @@ struct device_props {
   int compute_units = 0;    ///< SMs / CUs
   uint64_t total_memory = 0;
   int clock_khz = 0;
+  /// Shared memory (LDS) one block may use, opt-in included; 0: no limit (the cpu backend).
+  unsigned max_shared_bytes = 0;
   std::string driver_version;   ///< "13.0" (CUDA driver API) / HIP runtime version
   std::string compiler;         ///< "nvrtc 13.0" / "hiprtc 7.2" / "comgr 2.4"
   std::string driver_build;     ///< kernel driver version where known ("580.95.05" from NVML), else ""

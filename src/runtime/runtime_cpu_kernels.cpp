@@ -159,6 +159,8 @@ const cpu_kernel kernel_table[] = {
     {"gemm.cu", "gemm_f16_v2", run_gemm_f16_v2},
     {"spin_forever.cu", "spin_on_flag_v1", run_spin_on_flag_v1},
     {"gdn_chunk.cu", "gdn_chunk_v1", run_gdn_chunk_v1_cpu},
+    {"gdn_chunk_v2.cu", "gdn_v2_prep", run_gdn_v2_prep_cpu},
+    {"gdn_chunk_v2.cu", "gdn_v2_state", run_gdn_v2_state_cpu},
 };
 
 }  // namespace

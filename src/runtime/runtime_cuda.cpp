@@ -66,6 +66,12 @@ class cuda_runtime final : public runtime {
     props_.compute_units = sms;
     props_.total_memory = total;
     props_.clock_khz = clock;
+    // What a block may opt in to (227 KiB on sm_90); every CUDA device gives at least 48 KiB.
+    int smem = 0;
+    if (api_.cuDeviceGetAttribute(&smem, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device_) != CUDA_SUCCESS ||
+        smem <= 0)
+      smem = 48 * 1024;
+    props_.max_shared_bytes = unsigned(smem);
     props_.driver_version = std::to_string(drv / 1000) + "." + std::to_string((drv % 1000) / 10);
     nvml_api nvml;
     std::string build;
@@ -135,6 +141,12 @@ class cuda_runtime final : public runtime {
 
   runtime_status launch(kernel_handle k, const launch_dims& d, void** args) override {
     if (!k.impl) return runtime_status::failure("cuLaunchKernel", 0, "null kernel handle");
+    // A block gets 48 KiB of dynamic shared memory unless the kernel opts in to more (up to
+    // 227 KiB on sm_90); the opt-in is per function and idempotent, so it is set on each launch
+    // that needs it rather than tracked.
+    if (d.shared_bytes > 48u * 1024u)
+      CU_CHECK(api_.cuFuncSetAttribute(static_cast<CUfunction>(k.impl), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       int(d.shared_bytes)));
     CU_CHECK(api_.cuLaunchKernel(static_cast<CUfunction>(k.impl), d.grid[0], d.grid[1], d.grid[2], d.block[0],
                                  d.block[1], d.block[2], d.shared_bytes, nullptr, args, nullptr));
     return runtime_status::success();

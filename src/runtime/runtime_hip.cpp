@@ -72,6 +72,10 @@ class hip_runtime final : public runtime {
     props_.compute_units = cus;
     props_.total_memory = total;
     props_.clock_khz = clock;
+    // 64 KiB of LDS per workgroup on every GCN, CDNA and RDNA generation up to gfx12 (gfx950 has
+    // 160 KiB; taking 64 there only makes a kernel pick a smaller layout). Not read from the
+    // attribute: hipDeviceAttribute's numbering changed between HIP releases.
+    props_.max_shared_bytes = 64 * 1024;
     props_.driver_version = hip_version_string(version);
 
     hip_arch_inputs in;

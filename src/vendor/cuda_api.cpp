@@ -28,6 +28,7 @@ runtime_status cuda_api::load() {
       dl_req("cuModuleUnload", cuModuleUnload),
       dl_req("cuModuleGetFunction", cuModuleGetFunction),
       dl_req("cuLaunchKernel", cuLaunchKernel),
+      dl_req("cuFuncSetAttribute", cuFuncSetAttribute),
       dl_req("cuMemAlloc_v2", cuMemAlloc_v2),
       dl_req("cuMemFree_v2", cuMemFree_v2),
       dl_req("cuMemcpyHtoD_v2", cuMemcpyHtoD_v2),

@@ -26,9 +26,12 @@ constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;  ///< cuModuleGetFunction: no suc
 constexpr int CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13;          ///< kHz
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
+/// cuFuncSetAttribute: dynamic shared memory a launch may ask for (above 48 KiB needs this opt-in).
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 struct cuda_api {
   dl_library lib;
@@ -48,6 +51,7 @@ struct cuda_api {
   CUresult (*cuModuleLoadData)(CUmodule*, const void*) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void**, void**) = nullptr;
   CUresult (*cuMemAlloc_v2)(CUdeviceptr*, size_t) = nullptr;

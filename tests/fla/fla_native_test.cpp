@@ -16,12 +16,13 @@ class CollectPhases : public phase_sink {
   std::vector<std::string> phases;
 };
 
-probe_context small_ctx(int stage, CollectPhases& sink) {
+probe_context small_ctx(int stage, CollectPhases& sink, int V = 24, const std::string& kernel = "v2") {
   probe_context ctx;
   ctx.progress = &sink;
   ctx.device = "cpu";
   fla_settings s;
-  s.shape = {2, 150, 2, 4, 32, 24};  // grouped heads, a partial chunk, V not a multiple of 8
+  s.shape = {2, 150, 2, 4, 32, V};  // grouped heads, a partial chunk; V = 24 is not a multiple of 8
+  s.native_kernel = kernel;
   ctx.options = fla_step_options(s, stage);
   return ctx;
 }
@@ -41,6 +42,24 @@ TEST_P(FlaNative, CpuPathPassesWithFigures) {
   EXPECT_LE(r.data["rel_err"].get<double>(), fla_native_rel_tol);
   EXPECT_EQ(r.data["shape"]["HV"], 4);
   EXPECT_EQ(sink.phases, (std::vector<std::string>{"load", "compile", "run", "verify"}));
+  // V = 24 is not a multiple of 16: v2 cannot take it, so v1 ran and the report says why.
+  EXPECT_EQ(r.data["kernel"], "gdn_chunk_v1");
+  EXPECT_NE(r.data["v1_because"].get<std::string>().find("multiple of 16"), std::string::npos);
+}
+
+TEST_P(FlaNative, V2RunsWhereTheShapeAllowsAndV1WhenAskedFor) {
+  CollectPhases sink;
+  probe_result r = run_fla_native(small_ctx(GetParam(), sink, 32));
+  EXPECT_EQ(r.outcome, status::pass) << r.detail;
+  EXPECT_EQ(r.data["kernel"], "gdn_chunk_v2");
+  EXPECT_FALSE(r.data.contains("v1_because"));
+  EXPECT_EQ(r.data["path"], "cpu chunked (kernels/ref/gdn_v2_ref.cpp)");
+  EXPECT_LE(r.data["rel_err"].get<double>(), fla_native_rel_tol);
+  CollectPhases sink1;
+  probe_result r1 = run_fla_native(small_ctx(GetParam(), sink1, 32, "v1"));
+  EXPECT_EQ(r1.outcome, status::pass) << r1.detail;
+  EXPECT_EQ(r1.data["kernel"], "gdn_chunk_v1");
+  EXPECT_EQ(r1.data["v1_because"], "asked for (--native-kernel v1)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Stages, FlaNative, ::testing::Values(1, 2, 3, 4));

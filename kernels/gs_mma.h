@@ -1,0 +1,211 @@
+// gs_mma.h: one wave multiplies 16x16 bf16 tiles on the GPU's matrix unit, fp32 accumulate:
+// D (16x16) += A (16x16) B (16x16). One spelling for every kernel, four lowerings:
+//   CUDA sm_80+      two mma.sync.m16n8k16 (bf16 tensor cores; wgmma would need a warpgroup
+//                    of 128 threads and descriptors in shared memory, for tiles this small
+//                    mma.sync is what Triton emits too on sm_80 and for its non-wgmma dots)
+//   gfx90a, gfx94x   v_mfma_f32_16x16x16bf16_1k (CDNA matrix cores, wave64)
+//   gfx11            v_wmma_f32_16x16x16_bf16 (RDNA3, wave32; A and B rows replicated in both halves)
+//   gfx12            v_wmma_f32_16x16x16_bf16 (RDNA4, wave32; the halves hold different k)
+//   anything else    the same products on the ALUs, one accumulator element at a time
+// Operands are given as functors a(row, k) and b(k, col) returning bf16 bit patterns, so a
+// caller can read them from shared memory, global memory, transposed, or split from fp32
+// (gs_bf16_hi / gs_bf16_lo) without copies; each lowering reads only the elements its lane
+// holds. The accumulator layout differs per lowering: gs_acc_row / gs_acc_col say which
+// (row, col) element i of a lane is, so results are written the same way everywhere.
+// bf16 x bf16 products are exact in fp32 (8 + 8 significant bits), so the only rounding is the
+// fp32 accumulation, as on the CPU reference. Layouts: PTX ISA "Matrix Fragments for
+// mma.m16n8k16"; AMD matrix instruction calculator (16x16x16 bf16_1k; WMMA gfx11 and gfx12).
+#pragma once
+#include "gs_device.h"
+
+#if defined(GS_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GS_MMA_PTX 1
+#elif defined(GS_HIP) && (defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || \
+                          defined(__gfx942__) || defined(__gfx950__))
+#define GS_MMA_MFMA 1
+#elif defined(GS_HIP) && (defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__) || \
+                          defined(__gfx1103__) || defined(__gfx1150__) || defined(__gfx1151__) ||  \
+                          defined(__gfx1152__) || defined(__gfx1153__))
+#define GS_MMA_WMMA11 1
+#elif defined(GS_HIP) && (defined(__gfx1200__) || defined(__gfx1201__))
+#define GS_MMA_WMMA12 1
+#else
+#define GS_MMA_SCALAR 1
+#endif
+
+/// What the matrix unit is, for reports ("mma.sync bf16", "mfma", "wmma", "alu").
+#if defined(GS_MMA_PTX)
+#define GS_MMA_KIND "mma.sync.m16n8k16.bf16"
+#elif defined(GS_MMA_MFMA)
+#define GS_MMA_KIND "mfma_f32_16x16x16bf16_1k"
+#elif defined(GS_MMA_WMMA11) || defined(GS_MMA_WMMA12)
+#define GS_MMA_KIND "wmma_f32_16x16x16_bf16"
+#else
+#define GS_MMA_KIND "alu"
+#endif
+
+/// 256 accumulator elements spread over the wave.
+#define GS_ACC_N (256 / GS_WARP_SIZE)
+
+struct gs_acc16 {
+  float x[GS_ACC_N];
+};
+
+__device__ __forceinline__ void gs_acc_zero(gs_acc16& d) {
+#pragma unroll
+  for (int i = 0; i < GS_ACC_N; ++i) d.x[i] = 0.0f;
+}
+
+__device__ __forceinline__ int gs_lane() { return (int)(threadIdx.x % GS_WARP_SIZE); }
+
+/// Row and column of accumulator element i of lane `lane`.
+__device__ __forceinline__ int gs_acc_row(int lane, int i) {
+#if defined(GS_MMA_PTX)
+  return (lane >> 2) + ((i & 2) ? 8 : 0);  // c0,c1: row g; c2,c3: row g + 8 (per n-half)
+#elif defined(GS_MMA_MFMA)
+  return 4 * (lane >> 4) + i;
+#elif defined(GS_MMA_WMMA11)
+  return 2 * i + (lane >> 4);
+#elif defined(GS_MMA_WMMA12)
+  return 8 * (lane >> 4) + i;
+#else
+  return (lane + GS_WARP_SIZE * i) >> 4;
+#endif
+}
+
+__device__ __forceinline__ int gs_acc_col(int lane, int i) {
+#if defined(GS_MMA_PTX)
+  return ((i >> 2) << 3) + 2 * (lane & 3) + (i & 1);  // n-half i/4, column pair 2t, 2t+1
+#elif defined(GS_MMA_MFMA) || defined(GS_MMA_WMMA11) || defined(GS_MMA_WMMA12)
+  return lane & 15;
+#else
+  return (lane + GS_WARP_SIZE * i) & 15;
+#endif
+}
+
+/// The bf16 nearest an fp32 value, and the bf16 nearest what it leaves: hi + lo carries ~16
+/// significant bits (relative error ~2^-17), so an fp32 x fp32 product split as
+/// hi*hi + hi*lo + lo*hi loses ~1e-5, where one bf16 product would lose ~4e-3.
+/// On sm_80+ the conversion is one instruction (cvt.rn.bf16.f32, round to nearest even as
+/// gs_f32_to_bf16, which takes ~8 integer ops); the split sits on the state kernel's critical
+/// path, so that matters there.
+__device__ __forceinline__ gs_u16 gs_bf16_hi(float x) {
+#if defined(GS_MMA_PTX)
+  gs_u16 h;
+  asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(h) : "f"(x));
+  return h;
+#else
+  return gs_f32_to_bf16(x);
+#endif
+}
+__device__ __forceinline__ gs_u16 gs_bf16_lo(float x) { return gs_bf16_hi(x - gs_bf16_to_f32(gs_bf16_hi(x))); }
+
+#if defined(GS_MMA_PTX)
+__device__ __forceinline__ gs_u32 gs_pack_bf16(gs_u16 lo, gs_u16 hi) { return (gs_u32)lo | ((gs_u32)hi << 16); }
+/// c (one n-half's four fp32) += A (four registers of bf16 pairs) x B (two), PTX fragment order.
+__device__ __forceinline__ void gs_mma_m16n8k16(float* c, gs_u32 ra0, gs_u32 ra1, gs_u32 ra2, gs_u32 ra3, gs_u32 rb0,
+                                                gs_u32 rb1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(ra0), "r"(ra1), "r"(ra2), "r"(ra3), "r"(rb0), "r"(rb1));
+}
+#elif defined(GS_MMA_MFMA)
+typedef short gs_v4i16 __attribute__((ext_vector_type(4)));
+typedef float gs_v4f32 __attribute__((ext_vector_type(4)));
+#elif defined(GS_MMA_WMMA11)
+typedef short gs_v16i16 __attribute__((ext_vector_type(16)));
+typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
+#elif defined(GS_MMA_WMMA12)
+typedef short gs_v8i16 __attribute__((ext_vector_type(8)));
+typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
+#endif
+
+/// d += A B for one wave; every lane of the wave must call it (no divergence around it).
+template <class FA, class FB>
+__device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) {
+  const int lane = gs_lane();
+#if defined(GS_MMA_PTX)
+  const int g = lane >> 2, t = lane & 3;
+  gs_u32 ra0 = gs_pack_bf16(a(g, 2 * t), a(g, 2 * t + 1));
+  gs_u32 ra1 = gs_pack_bf16(a(g + 8, 2 * t), a(g + 8, 2 * t + 1));
+  gs_u32 ra2 = gs_pack_bf16(a(g, 2 * t + 8), a(g, 2 * t + 9));
+  gs_u32 ra3 = gs_pack_bf16(a(g + 8, 2 * t + 8), a(g + 8, 2 * t + 9));
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int col = g + 8 * h;
+    gs_u32 rb0 = gs_pack_bf16(b(2 * t, col), b(2 * t + 1, col));
+    gs_u32 rb1 = gs_pack_bf16(b(2 * t + 8, col), b(2 * t + 9, col));
+    gs_mma_m16n8k16(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
+  }
+#elif defined(GS_MMA_MFMA)
+  const int r = lane & 15, k0 = 4 * (lane >> 4);
+  gs_v4i16 va, vb;
+  gs_v4f32 vc;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    va[j] = (short)a(r, k0 + j);
+    vb[j] = (short)b(k0 + j, r);
+    vc[j] = d.x[j];
+  }
+  vc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, vc, 0, 0, 0);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) d.x[j] = vc[j];
+#elif defined(GS_MMA_WMMA11)
+  const int r = lane & 15;
+  gs_v16i16 va, vb;
+  gs_v8f32 vc;
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    va[j] = (short)a(r, j);
+    vb[j] = (short)b(j, r);
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j) vc[j] = d.x[j];
+  vc = __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(va, vb, vc);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) d.x[j] = vc[j];
+#elif defined(GS_MMA_WMMA12)
+  const int r = lane & 15, k0 = 8 * (lane >> 4);
+  gs_v8i16 va, vb;
+  gs_v8f32 vc;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    va[j] = (short)a(r, k0 + j);
+    vb[j] = (short)b(k0 + j, r);
+    vc[j] = d.x[j];
+  }
+  vc = __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(va, vb, vc);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) d.x[j] = vc[j];
+#else
+#pragma unroll
+  for (int i = 0; i < GS_ACC_N; ++i) {
+    const int row = gs_acc_row(lane, i), col = gs_acc_col(lane, i);
+    float s = d.x[i];
+    for (int kk = 0; kk < 16; ++kk) s += gs_bf16_to_f32(a(row, kk)) * gs_bf16_to_f32(b(kk, col));
+    d.x[i] = s;
+  }
+#endif
+}
+
+/// d += A B with both operands in memory with k contiguous: A row-major (a[i * lda + k]) and B
+/// given n-major (bt[n * ldb + k], i.e. B transposed), bf16, in shared or global memory. On
+/// sm_80+ each lane then loads its pairs as 32-bit words (half the loads of the functor form);
+/// elsewhere it is the functor form. lda and ldb even, pointers 4-byte aligned.
+__device__ __forceinline__ void gs_mma16_kmajor(gs_acc16& d, const gs_u16* a, int lda, const gs_u16* bt, int ldb) {
+#if defined(GS_MMA_PTX)
+  const int lane = gs_lane(), g = lane >> 2, t = lane & 3;
+  const gs_u32 ra0 = *(const gs_u32*)(a + g * lda + 2 * t), ra1 = *(const gs_u32*)(a + (g + 8) * lda + 2 * t);
+  const gs_u32 ra2 = *(const gs_u32*)(a + g * lda + 2 * t + 8), ra3 = *(const gs_u32*)(a + (g + 8) * lda + 2 * t + 8);
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const gs_u16* col = bt + (g + 8 * h) * ldb;
+    const gs_u32 rb0 = *(const gs_u32*)(col + 2 * t), rb1 = *(const gs_u32*)(col + 2 * t + 8);
+    gs_mma_m16n8k16(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
+  }
+#else
+  gs_mma16(d, [&](int i, int kk) { return a[i * lda + kk]; }, [&](int kk, int n) { return bt[n * ldb + kk]; });
+#endif
+}
