@@ -2,6 +2,8 @@
 // lines, and the "is the GPU still usable" cascade after a GPU probe hangs or crashes.
 #include <unistd.h>
 
+#include <chrono>
+#include <cmath>
 #include <map>
 
 #include "watch/probe_runner.h"
@@ -101,9 +103,13 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
       emit(ev);
       if (o.kernel_log) note_log(o.kernel_log->read_new());  // drop what came before
       probe_result r;
+      // When each phase began, so the result can say where a slow step spent its time
+      // (`phase_s`: [[phase, seconds], ...] in order).
+      std::vector<std::pair<std::string, std::chrono::steady_clock::time_point>> phase_starts;
       {
         crumb_keeper crumb(o.breadcrumb, spec);
         auto on_phase = [&](std::string_view p) {
+          phase_starts.emplace_back(std::string(p), std::chrono::steady_clock::now());
           crumb.set_phase(p);
           runner_event pe = base;
           pe.kind = runner_event::entered;
@@ -117,6 +123,16 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
           emit(te);
         };
         r = run_probe(spec, o, on_phase, on_tick);
+        if (!phase_starts.empty() && (r.data.is_object() || r.data.is_null())) {
+          const auto end = std::chrono::steady_clock::now();
+          nlohmann::json spans = nlohmann::json::array();
+          for (size_t p = 0; p < phase_starts.size(); ++p) {
+            const auto until = p + 1 < phase_starts.size() ? phase_starts[p + 1].second : end;
+            const double sec = std::chrono::duration<double>(until - phase_starts[p].second).count();
+            spans.push_back({phase_starts[p].first, std::round(sec * 100) / 100});
+          }
+          r.data["phase_s"] = std::move(spans);
+        }
         if (spec.uses_gpu && (r.outcome == status::hang || r.outcome == status::crash)) {
           // Processes stuck in the driver through SIGKILL mean the GPU is wedged; otherwise
           // ask (a quick visibility probe in its own child) before more GPU work is sent.
