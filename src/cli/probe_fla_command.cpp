@@ -195,6 +195,7 @@ int run_fla(const fla_args& a) {
   std::vector<probe_result> results;
   std::string gpu_gone, device_arch;
   bool interrupted = false;
+  int backward_refused_at = 0;  // the depth where FLA refused its backward as FLA#640, if any
   for (size_t i = 0; i < specs.size(); ++i) {
     int stage = s.stages[i / s.backends.size()];
     if (!gpu_gone.empty() || interrupted) {
@@ -206,6 +207,10 @@ int run_fla(const fla_args& a) {
     }
     runner_options step = o;
     step.probe_options = fla_step_options(s, stage);
+    // FLA's refusal of its gated backward (FLA#640) depends on the GPU and the Triton version,
+    // not on the depth: once seen, later depths report it without the ~25 s of compiling that
+    // precede the refusal.
+    if (backward_refused_at) step.probe_options["fla.backward_refused_at"] = std::to_string(backward_refused_at);
     step.on_event = [&progress, i](const runner_event& e) { progress.event(i, e); };
     run_summary sum = run_probes({&specs[i]}, step);
     for (const std::string& n : sum.notes) facts.issues.push_back({"gpustack probe fla", n});
@@ -215,6 +220,9 @@ int run_fla(const fla_args& a) {
       if (!r.data.is_object()) r.data = nlohmann::json::object();
       r.data["backend"] = s.backends[i % s.backends.size()];
       r.data["stage"] = stage;
+      if (const auto bw = r.data.find("backward"); bw != r.data.end() && bw->is_object() &&
+                                                    bw->value("known_issue", "") == "FLA#640" && !backward_refused_at)
+        backward_refused_at = stage;
       if (r.data.contains("device") && r.data["device"].is_object() && device_arch.empty())
         device_arch = r.data["device"].value("arch", "");
       if ((r.outcome == status::hang || r.outcome == status::crash) && !gpu_still_answers(o))

@@ -118,6 +118,7 @@ nlohmann::json fla_python_args(const probe_context& ctx) {
           {"dtype", option_text(ctx, "fla.dtype", "bf16")},
           {"seed", option_int(ctx, "fla.seed", 20261202, 0, 0xffffffffLL)},
           {"backward", option_text(ctx, "fla.backward", "false") == "true"},
+          {"backward_refused_at", option_int(ctx, "fla.backward_refused_at", 0, 0, fla_max_stage)},
           {"spin", option_text(ctx, "fla.spin", "false") == "true"},
           {"default_timing", option_text(ctx, "fla.default_timing", "false") == "true"},
           {"device", ctx.device}};

@@ -72,6 +72,10 @@ TEST(FlaPythonArgs, TheScriptsContract) {
   EXPECT_EQ(fla_python_args(ctx)["spin"], false);  // only the named depth spins
   ctx.options = fla_step_options(s, 1);
   EXPECT_EQ(fla_python_args(ctx)["default_timing"], true);
+  EXPECT_EQ(fla_python_args(ctx)["backward_refused_at"], 0);  // nothing refused yet: run it
+  // probe fla passes the depth where FLA refused its backward (FLA#640) to the later depths.
+  ctx.options["fla.backward_refused_at"] = "1";
+  EXPECT_EQ(fla_python_args(ctx)["backward_refused_at"], 1);
 }
 
 }  // namespace
