@@ -220,9 +220,7 @@ int run_fla(const fla_args& a) {
       if (!r.data.is_object()) r.data = nlohmann::json::object();
       r.data["backend"] = s.backends[i % s.backends.size()];
       r.data["stage"] = stage;
-      if (const auto bw = r.data.find("backward"); bw != r.data.end() && bw->is_object() &&
-                                                    bw->value("known_issue", "") == "FLA#640" && !backward_refused_at)
-        backward_refused_at = stage;
+      if (!backward_refused_at) backward_refused_at = fla_backward_refused_stage(r);
       if (r.data.contains("device") && r.data["device"].is_object() && device_arch.empty())
         device_arch = r.data["device"].value("arch", "");
       if ((r.outcome == status::hang || r.outcome == status::crash) && !gpu_still_answers(o))

@@ -109,6 +109,16 @@ probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::
           true, run_fla_step};
 }
 
+int fla_backward_refused_stage(const probe_result& r) {
+  if (!r.data.is_object()) return 0;
+  const auto bw = r.data.find("backward");
+  if (bw == r.data.end() || !bw->is_object()) return 0;
+  const auto issue = bw->find("known_issue");
+  if (issue == bw->end() || !issue->is_string() || *issue != "FLA#640") return 0;
+  const auto stage = r.data.find("stage");
+  return stage != r.data.end() && stage->is_number_integer() ? stage->get<int>() : 0;
+}
+
 nlohmann::json fla_python_args(const probe_context& ctx) {
   gdn_shape s = shape_from(ctx);
   const int stage = int(option_int(ctx, "fla.stage", 1, 1, fla_max_stage));

@@ -30,6 +30,11 @@ probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::
 /// GPUSTACK_ARGS of the Python backends (docs/fla.md "Python side").
 nlohmann::json fla_python_args(const probe_context& ctx);
 
+/// The depth at which this fla step saw FLA refuse its gated backward as FLA#640, else 0. That
+/// refusal depends on the GPU and the Triton version, not on the depth, so probe fla passes it
+/// to the later depths (option fla.backward_refused_at) and they report it without re-running.
+int fla_backward_refused_stage(const probe_result& r);
+
 /// The probe result of a Python backend from its outcome: the script's status, detail and data
 /// (compile_ms, run_ms, max_abs_err, rel_err, num_warps, num_stages_seen, versions, arch,
 /// backward), with backend, stage and shape added. Tests feed recorded outputs through it.

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fla/fla_probes.h"
 #include "probes/python_probes.h"
 #include "python/gs_line_protocol.h"
 #include "python/script_runner.h"
@@ -94,6 +95,14 @@ TEST(FlaRecorded, FlaHopperBackwardRefusalIsTheKnownIssueNotACrash) {
   words.detail = b["detail"].get<std::string>();
   std::vector<std::string> ids = match_result_findings(words, h200);
   EXPECT_TRUE(gs::test::contains(ids, "GS-FLA-001")) << nlohmann::json(ids).dump();
+  // probe fla hands this depth to the later ones, which then report the refusal without re-running.
+  probe_result step = fla_python_result("fla", 3, nlohmann::json::object(), outcome_from_output(
+      gs::test::read_file(fixture_dir("python_outputs") + "h200_fla_fla.stdout"), "", 0, 0));
+  EXPECT_EQ(fla_backward_refused_stage(step), 3);
+  step.data["backward"]["known_issue"] = nullptr;  // a backward that failed some other way: run it again
+  EXPECT_EQ(fla_backward_refused_stage(step), 0);
+  step.data.erase("backward");
+  EXPECT_EQ(fla_backward_refused_stage(step), 0);
 }
 
 TEST(FlaRecorded, PipelinerFailureAndAbortOnGfx1201NameTritonsBug) {
