@@ -17,10 +17,13 @@ std::vector<std::string> gfx_tokens(std::string_view lower) {
   std::vector<std::string> out;
   for (size_t p = lower.find("gfx"); p != std::string_view::npos; p = lower.find("gfx", p + 3)) {
     if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;
-    size_t e = p + 3;
+    // "gfx 1012" / "gfx-1031", as people write it in prose, is the same target as "gfx1012".
+    size_t b = p + 3;
+    if (b + 1 < lower.size() && (lower[b] == ' ' || lower[b] == '-') && scan::is_digit(lower[b + 1])) ++b;
+    size_t e = b;
     while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
     // Real targets have three or four characters after "gfx" (gfx90a, gfx1201): "gfx90878" is not one.
-    if (e - p >= 6 && e - p <= 7 && scan::is_digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
+    if (e - b >= 3 && e - b <= 4 && scan::is_digit(lower[b])) out.emplace_back("gfx" + std::string(lower.substr(b, e - b)));
   }
   return out;
 }

@@ -407,7 +407,24 @@ const std::vector<rule_case>& cases() {
        "flash_attention not supported when I set attn_implementation=\"flash_attention_2\""},
       {"GS-VLLM-209", [] { return nv_gpu("sm_61", "NVIDIA GeForce GTX 1080 Ti"); }, [] { return nv_gpu("sm_75", "Tesla T4"); },
        severity::warn, "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup", "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup"},
+      // Ollama on Linux with an RDNA2 GPU other than gfx1030 (no debug line): the documented override; the
+      // same report on a gfx1030 card (in Ollama's list) is another cause.
+      {"GS-APP-223", [] { return gfx("gfx1032", 100302, 32); }, [] { return gfx("gfx1030", 100300, 32); }, severity::warn,
+       "Ubuntu 24.04, RX 6600: ollama ps shows 100% CPU and the GPU is not used (journalctl -u ollama has no errors)",
+       "Ubuntu 24.04, RX 6600: ollama ps shows 100% CPU and the GPU is not used (journalctl -u ollama has no errors)"},
       // Rules whose real reports are rare in public threads: the text each library prints.
+      // ComfyUI's start-up lines with a +cpu torch and a reporter who wants the GPU; a CUDA torch is not this.
+      {"GS-APP-227", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "ComfyUI is using the CPU instead of my GPU\npytorch version: 2.5.0+cpu\nSet vram state to: DISABLED\nDevice: cpu",
+       "ComfyUI is using the CPU instead of my GPU\npytorch version: 2.5.1+cu124\nDevice: cuda:0 NVIDIA H200 : cudaMallocAsync"},
+      // `ollama ps` with the model on the CPU and no discovery line in the paste; a GPU run is not this.
+      {"GS-OLLAMA-205", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "$ ollama ps\nNAME          ID              SIZE      PROCESSOR    UNTIL\nllama3.1:8b   46e0c10c039e    6.2 GB    100% CPU     4 minutes from now\nIt is very slow, the GPU is not used.",
+       "$ ollama ps\nNAME          ID              SIZE      PROCESSOR    UNTIL\nllama3.1:8b   46e0c10c039e    6.2 GB    100% GPU     4 minutes from now\nIt is very slow, the GPU is not used."},
+      // Ollama 0.2-0.5's amd_linux.go refusing a GCN 3/4 GPU (slog.Warn(fmt.Sprintf("amdgpu too old gfx%d%x%x", ...))).
+      {"GS-APP-226", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
+       "time=2024-09-23T10:00:00.000Z level=WARN source=amd_linux.go:186 msg=\"amdgpu too old gfx803\" gpu=0",
+       "time=2024-09-23T10:00:00.000Z level=INFO source=amd_linux.go:330 msg=\"amdgpu is supported\" gpu=0 gpu_type=gfx1030"},
       {"GS-AMDGPU-051", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash nomodeset\nrocminfo: ROCk module is NOT loaded",
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash\nrocminfo: ROCk module is NOT loaded"},
