@@ -223,7 +223,13 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     if (auto ver = first_version(unquote(*v)))
       s.propose("host.os_version", *ver, i, "os-release", !id.empty() && ver->rfind(id, 0) == 0 ? weight::tool_output + 1 : weight::labelled);
   }
-  if (auto v = after_label(l, "ID=")) s.propose("host.os_id", unquote(*v), i, "os-release", weight::tool_output);
+  // os-release's ID is one lower-case word ("ubuntu", "opensuse-tumbleweed"); an "id=0 library=ROCm ..."
+  // continuation line of an application log is not one.
+  if (auto v = after_label(l, "ID=")) {
+    std::string id = unquote(*v);
+    if (!id.empty() && std::isalpha(static_cast<unsigned char>(id[0])) && id.find_first_of(" \t=") == std::string::npos)
+      s.propose("host.os_id", id, i, "os-release", weight::tool_output);
+  }
   // RAM: /proc/meminfo "MemTotal: 65838276 kB", free's "Mem:  62Gi ...", prose "64GB RAM".
   if (auto v = after_label(l, "MemTotal:")) {
     double kb = std::strtod(v->c_str(), nullptr);

@@ -239,6 +239,14 @@ TEST(PasteRead, GfxTargetsWrittenWithASpaceOrDash) {
   EXPECT_TRUE(read_paste("gfx 90878 and gfx - something\n").facts.gpus.empty());
 }
 
+TEST(PasteRead, AnIdEqualsInsideAnAppLogIsNotOsRelease) {
+  // Ollama's discovery lines continue with "id=0 library=ROCm ..."; os-release's ID is one word.
+  paste_reading r = read_paste("    msg=\"dropping integrated GPU\"\n    id=0 library=ROCm compute=gfx1100 name=ROCm0\n");
+  EXPECT_EQ(r.facts.host.os_id, "");
+  paste_reading o = read_paste("NAME=\"Ubuntu\"\nID=ubuntu\nVERSION_ID=\"24.04\"\n");
+  EXPECT_EQ(o.facts.host.os_id, "ubuntu");
+}
+
 TEST(PasteRead, AnIssueFormsGpuLineNamesEveryCardOfTheMachine) {
   // Shapes from ROCm issue forms: the labelled line is the machine; the prose asks about others.
   paste_reading two = read_paste(
