@@ -421,6 +421,17 @@ const std::vector<rule_case>& cases() {
       {"GS-OLLAMA-205", [] { return h200(); }, [] { return h200(); }, severity::warn,
        "$ ollama ps\nNAME          ID              SIZE      PROCESSOR    UNTIL\nllama3.1:8b   46e0c10c039e    6.2 GB    100% CPU     4 minutes from now\nIt is very slow, the GPU is not used.",
        "$ ollama ps\nNAME          ID              SIZE      PROCESSOR    UNTIL\nllama3.1:8b   46e0c10c039e    6.2 GB    100% GPU     4 minutes from now\nIt is very slow, the GPU is not used."},
+      // Current Ollama's discover/amd.go: a ROCm device without bundled rocBLAS kernels, an old Windows
+      // driver, and a stray ggml-base.dll on PATH (the lines it logs).
+      {"GS-APP-228", [] { return gfx("gfx1032", 100302, 32); }, [] { return gfx("gfx1032", 100302, 32); }, severity::warn,
+       "level=WARN source=amd.go:470 msg=\"dropping ROCm device \u2014 no rocblas support for gfx target\" device=ROCm0 gfx_target=gfx1032",
+       "level=INFO source=types.go:60 msg=\"inference compute\" id=0 library=ROCm compute=gfx1030 name=ROCm0"},
+      {"GS-APP-229", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
+       "level=WARN source=amd.go:485 msg=\"AMD driver is too old. Update your AMD driver to enable GPU inference.\"",
+       "level=INFO source=runner.go:67 msg=\"discovering available GPUs...\""},
+      {"GS-APP-230", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "level=WARN source=runner.go:501 msg=\"potentially incompatible library detected in PATH\" location=C:\\WINDOWS\\ggml-base.dll",
+       "level=INFO source=runner.go:67 msg=\"discovering available GPUs...\""},
       // Ollama 0.2-0.5's amd_linux.go refusing a GCN 3/4 GPU (slog.Warn(fmt.Sprintf("amdgpu too old gfx%d%x%x", ...))).
       {"GS-APP-226", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
        "time=2024-09-23T10:00:00.000Z level=WARN source=amd_linux.go:186 msg=\"amdgpu too old gfx803\" gpu=0",
