@@ -432,6 +432,13 @@ const std::vector<rule_case>& cases() {
       {"GS-APP-230", [] { return h200(); }, [] { return h200(); }, severity::warn,
        "level=WARN source=runner.go:501 msg=\"potentially incompatible library detected in PATH\" location=C:\\WINDOWS\\ggml-base.dll",
        "level=INFO source=runner.go:67 msg=\"discovering available GPUs...\""},
+      // Current Ollama's warning for a device mask, then discovery on the CPU (a working GPU is not this).
+      {"GS-APP-231", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "level=WARN source=runner.go:722 msg=\"user overrode visible devices\" CUDA_VISIBLE_DEVICES=GPU-0a1b2c3d\n"
+       "level=WARN source=runner.go:726 msg=\"if GPUs are not correctly discovered, unset and try again\"\n"
+       "level=INFO source=types.go:60 msg=\"inference compute\" id=cpu library=cpu compute=\"\" name=cpu",
+       "level=WARN source=runner.go:722 msg=\"user overrode visible devices\" CUDA_VISIBLE_DEVICES=0\n"
+       "level=INFO source=types.go:60 msg=\"inference compute\" id=GPU-0a1b2c3d library=CUDA compute=9.0 name=CUDA0"},
       // Ollama 0.2-0.5's amd_linux.go refusing a GCN 3/4 GPU (slog.Warn(fmt.Sprintf("amdgpu too old gfx%d%x%x", ...))).
       {"GS-APP-226", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
        "time=2024-09-23T10:00:00.000Z level=WARN source=amd_linux.go:186 msg=\"amdgpu too old gfx803\" gpu=0",
