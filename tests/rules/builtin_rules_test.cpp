@@ -439,6 +439,12 @@ const std::vector<rule_case>& cases() {
        "level=INFO source=types.go:60 msg=\"inference compute\" id=cpu library=cpu compute=\"\" name=cpu",
        "level=WARN source=runner.go:722 msg=\"user overrode visible devices\" CUDA_VISIBLE_DEVICES=0\n"
        "level=INFO source=types.go:60 msg=\"inference compute\" id=GPU-0a1b2c3d library=CUDA compute=9.0 name=CUDA0"},
+      // koboldcpp.py when --usecublas finds no koboldcpp_cublas library in this build (the no-CUDA exe).
+      {"GS-APP-232", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "Welcome to KoboldCpp - Version 1.98.1\nWarning: CuBLAS library file not found. Non-BLAS library will be used.\n"
+       "Initializing dynamic library: koboldcpp_default.dll",
+       "Welcome to KoboldCpp - Version 1.98.1\nAttempting to use CuBLAS library for faster prompt ingestion. A compatible CuBLAS will be required.\n"
+       "Initializing dynamic library: koboldcpp_cublas.dll"},
       // Ollama 0.2-0.5's amd_linux.go refusing a GCN 3/4 GPU (slog.Warn(fmt.Sprintf("amdgpu too old gfx%d%x%x", ...))).
       {"GS-APP-226", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
        "time=2024-09-23T10:00:00.000Z level=WARN source=amd_linux.go:186 msg=\"amdgpu too old gfx803\" gpu=0",
