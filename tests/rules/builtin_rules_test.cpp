@@ -445,6 +445,11 @@ const std::vector<rule_case>& cases() {
        "Initializing dynamic library: koboldcpp_default.dll",
        "Welcome to KoboldCpp - Version 1.98.1\nAttempting to use CuBLAS library for faster prompt ingestion. A compatible CuBLAS will be required.\n"
        "Initializing dynamic library: koboldcpp_cublas.dll"},
+      // A transformers older than 4.36 under code that imports its cache module (ipex-llm PR #10835's error).
+      {"GS-VER-222", [] { return h200(); }, [] { return h200(); }, severity::fail,
+       "  File \"/venv/lib/python3.10/site-packages/peft/peft_model.py\", line 37, in <module>\n"
+       "ModuleNotFoundError: No module named 'transformers.cache_utils'",
+       "ModuleNotFoundError: No module named 'transformers_stream_generator'"},
       // Ollama 0.2-0.5's amd_linux.go refusing a GCN 3/4 GPU (slog.Warn(fmt.Sprintf("amdgpu too old gfx%d%x%x", ...))).
       {"GS-APP-226", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
        "time=2024-09-23T10:00:00.000Z level=WARN source=amd_linux.go:186 msg=\"amdgpu too old gfx803\" gpu=0",
