@@ -299,9 +299,16 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
   }
   // "CUDA Version: 12.4" outside nvidia-smi's header (a report quoting it), "CUDA Runtime (per
   // driver): 13.2": what the driver supports.
+  // SGLang's and some collect_env forks' "CUDA Driver Version: 535.216.01" is the driver itself: a
+  // CUDA version is 1x.y, a driver branch three digits.
   for (std::string_view label : {"CUDA Version:", "CUDA Runtime (per driver):", "CUDA Driver Version:"})
     if (auto v = after_label(l, label); v && lower.find("nvidia-smi") == std::string::npos)
-      if (auto ver = first_version(*v)) s.propose("cuda.driver_api", *ver, i, "text", weight::labelled);
+      if (auto ver = first_version(*v)) {
+        if (std::atoi(ver->c_str()) >= 100)
+          s.propose("nvidia.driver", *ver, i, "text", weight::labelled);
+        else
+          s.propose("cuda.driver_api", *ver, i, "text", weight::labelled);
+      }
   // CUDA in prose ("CUDA 12.4"): the driver's CUDA when said beside nvidia-smi, else left out
   // (users write the toolkit, the wheel's CUDA and the driver's alike).
 }

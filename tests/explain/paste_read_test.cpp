@@ -239,6 +239,15 @@ TEST(PasteRead, GfxTargetsWrittenWithASpaceOrDash) {
   EXPECT_TRUE(read_paste("gfx 90878 and gfx - something\n").facts.gpus.empty());
 }
 
+TEST(PasteRead, ACudaDriverVersionLabelHoldingADriverBranchIsTheDriver) {
+  // SGLang's environment dump: "CUDA Driver Version: 535.216.01" is the NVIDIA driver, not a CUDA version.
+  paste_reading r = read_paste("GPU 0,1: NVIDIA A10\nCUDA Driver Version: 535.216.01\nPyTorch: 2.6.0+cu124\n");
+  EXPECT_EQ(r.facts.stack.cuda_driver_api, "");
+  EXPECT_EQ(r.facts.stack.nvidia_driver, "535.216.01");
+  paste_reading c = read_paste("CUDA Driver Version: 12.4\n");
+  EXPECT_EQ(c.facts.stack.cuda_driver_api, "12.4");
+}
+
 TEST(PasteRead, AnIdEqualsInsideAnAppLogIsNotOsRelease) {
   // Ollama's discovery lines continue with "id=0 library=ROCm ..."; os-release's ID is one word.
   paste_reading r = read_paste("    msg=\"dropping integrated GPU\"\n    id=0 library=ROCm compute=gfx1100 name=ROCm0\n");
