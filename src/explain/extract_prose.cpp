@@ -17,10 +17,13 @@ std::vector<std::string> gfx_tokens(std::string_view lower) {
   std::vector<std::string> out;
   for (size_t p = lower.find("gfx"); p != std::string_view::npos; p = lower.find("gfx", p + 3)) {
     if (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1]))) continue;
-    size_t e = p + 3;
+    // "gfx 1012" / "gfx-1031", as people write it in prose, is the same target as "gfx1012".
+    size_t b = p + 3;
+    if (b + 1 < lower.size() && (lower[b] == ' ' || lower[b] == '-') && scan::is_digit(lower[b + 1])) ++b;
+    size_t e = b;
     while (e < lower.size() && std::isalnum(static_cast<unsigned char>(lower[e]))) ++e;
     // Real targets have three or four characters after "gfx" (gfx90a, gfx1201): "gfx90878" is not one.
-    if (e - p >= 6 && e - p <= 7 && scan::is_digit(lower[p + 3])) out.emplace_back(lower.substr(p, e - p));
+    if (e - b >= 3 && e - b <= 4 && scan::is_digit(lower[b])) out.emplace_back("gfx" + std::string(lower.substr(b, e - b)));
   }
   return out;
 }
@@ -220,7 +223,13 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     if (auto ver = first_version(unquote(*v)))
       s.propose("host.os_version", *ver, i, "os-release", !id.empty() && ver->rfind(id, 0) == 0 ? weight::tool_output + 1 : weight::labelled);
   }
-  if (auto v = after_label(l, "ID=")) s.propose("host.os_id", unquote(*v), i, "os-release", weight::tool_output);
+  // os-release's ID is one lower-case word ("ubuntu", "opensuse-tumbleweed"); an "id=0 library=ROCm ..."
+  // continuation line of an application log is not one.
+  if (auto v = after_label(l, "ID=")) {
+    std::string id = unquote(*v);
+    if (!id.empty() && std::isalpha(static_cast<unsigned char>(id[0])) && id.find_first_of(" \t=") == std::string::npos)
+      s.propose("host.os_id", id, i, "os-release", weight::tool_output);
+  }
   // RAM: /proc/meminfo "MemTotal: 65838276 kB", free's "Mem:  62Gi ...", prose "64GB RAM".
   if (auto v = after_label(l, "MemTotal:")) {
     double kb = std::strtod(v->c_str(), nullptr);
@@ -290,9 +299,16 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
   }
   // "CUDA Version: 12.4" outside nvidia-smi's header (a report quoting it), "CUDA Runtime (per
   // driver): 13.2": what the driver supports.
+  // SGLang's and some collect_env forks' "CUDA Driver Version: 535.216.01" is the driver itself: a
+  // CUDA version is 1x.y, a driver branch three digits.
   for (std::string_view label : {"CUDA Version:", "CUDA Runtime (per driver):", "CUDA Driver Version:"})
     if (auto v = after_label(l, label); v && lower.find("nvidia-smi") == std::string::npos)
-      if (auto ver = first_version(*v)) s.propose("cuda.driver_api", *ver, i, "text", weight::labelled);
+      if (auto ver = first_version(*v)) {
+        if (std::atoi(ver->c_str()) >= 100)
+          s.propose("nvidia.driver", *ver, i, "text", weight::labelled);
+        else
+          s.propose("cuda.driver_api", *ver, i, "text", weight::labelled);
+      }
   // CUDA in prose ("CUDA 12.4"): the driver's CUDA when said beside nvidia-smi, else left out
   // (users write the toolkit, the wheel's CUDA and the driver's alike).
 }

@@ -44,7 +44,11 @@ TEST(GpuNames, LongestSpellingWinsAndDigitsDoNotRunOn) {
   EXPECT_TRUE(find_gpu_names("port 90700, rx 90700, h2000").empty());
   // Laptop Maxwell parts and Polaris 12 are their own targets, not their desktop neighbours'.
   for (auto [text, arch] : {std::pair{"a GTX 950M laptop", "sm_50"}, {"GTX 950", "sm_52"}, {"Radeon PRO WX 3100", "gfx804"},
-                            {"RX 580 8GB", "gfx803"}, {"my Steam Deck", "gfx1033"}}) {
+                            {"RX 580 8GB", "gfx803"}, {"my Steam Deck", "gfx1033"},
+                            // Datacenter cards named without "Tesla"/"Instinct", and RDNA2 laptop parts whose
+                            // desktop namesake is another die (RX 6800S is Navi 23, not the 6800's Navi 21).
+                            {"two P40 cards", "sm_61"}, {"an M40 24GB", "sm_52"}, {"Tesla K40m", "sm_35"},
+                            {"Radeon Instinct MI8", "gfx803"}, {"RX 6800S laptop", "gfx1032"}, {"RX 6700M", "gfx1031"}}) {
     auto h = find_gpu_names(text);
     ASSERT_EQ(h.size(), 1u) << text;
     EXPECT_EQ(h[0].arch, arch) << text;
@@ -221,6 +225,35 @@ TEST(PasteRead, ProseGpuNamesThatDisagreeAreNotGuessed) {
   EXPECT_TRUE(two.facts.gpus.empty());
   ASSERT_FALSE(two.ambiguities.empty());
   EXPECT_NE(two.ambiguities[0].find("sm_86"), std::string::npos);
+}
+
+TEST(PasteRead, GfxTargetsWrittenWithASpaceOrDash) {
+  // People write "gfx 1032" or "gfx-1031" in prose; it is the same target.
+  paste_reading a = read_paste("My card is gfx 1032 and ollama only uses the cpu.\n");
+  ASSERT_EQ(a.facts.gpus.size(), 1u);
+  EXPECT_EQ(a.facts.gpus[0].arch, "gfx1032");
+  paste_reading b = read_paste("an MI50 (gfx-906) on ROCm 6.3\n");
+  ASSERT_EQ(b.facts.gpus.size(), 1u);
+  EXPECT_EQ(b.facts.gpus[0].arch, "gfx906");
+  // Not a target: too many digits, or none.
+  EXPECT_TRUE(read_paste("gfx 90878 and gfx - something\n").facts.gpus.empty());
+}
+
+TEST(PasteRead, ACudaDriverVersionLabelHoldingADriverBranchIsTheDriver) {
+  // SGLang's environment dump: "CUDA Driver Version: 535.216.01" is the NVIDIA driver, not a CUDA version.
+  paste_reading r = read_paste("GPU 0,1: NVIDIA A10\nCUDA Driver Version: 535.216.01\nPyTorch: 2.6.0+cu124\n");
+  EXPECT_EQ(r.facts.stack.cuda_driver_api, "");
+  EXPECT_EQ(r.facts.stack.nvidia_driver, "535.216.01");
+  paste_reading c = read_paste("CUDA Driver Version: 12.4\n");
+  EXPECT_EQ(c.facts.stack.cuda_driver_api, "12.4");
+}
+
+TEST(PasteRead, AnIdEqualsInsideAnAppLogIsNotOsRelease) {
+  // Ollama's discovery lines continue with "id=0 library=ROCm ..."; os-release's ID is one word.
+  paste_reading r = read_paste("    msg=\"dropping integrated GPU\"\n    id=0 library=ROCm compute=gfx1100 name=ROCm0\n");
+  EXPECT_EQ(r.facts.host.os_id, "");
+  paste_reading o = read_paste("NAME=\"Ubuntu\"\nID=ubuntu\nVERSION_ID=\"24.04\"\n");
+  EXPECT_EQ(o.facts.host.os_id, "ubuntu");
 }
 
 TEST(PasteRead, AnIssueFormsGpuLineNamesEveryCardOfTheMachine) {

@@ -407,7 +407,53 @@ const std::vector<rule_case>& cases() {
        "flash_attention not supported when I set attn_implementation=\"flash_attention_2\""},
       {"GS-VLLM-209", [] { return nv_gpu("sm_61", "NVIDIA GeForce GTX 1080 Ti"); }, [] { return nv_gpu("sm_75", "Tesla T4"); },
        severity::warn, "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup", "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup"},
+      // Ollama on Linux with an RDNA2 GPU other than gfx1030 (no debug line): the documented override; the
+      // same report on a gfx1030 card (in Ollama's list) is another cause.
+      {"GS-APP-223", [] { return gfx("gfx1032", 100302, 32); }, [] { return gfx("gfx1030", 100300, 32); }, severity::warn,
+       "Ubuntu 24.04, RX 6600: ollama ps shows 100% CPU and the GPU is not used (journalctl -u ollama has no errors)",
+       "Ubuntu 24.04, RX 6600: ollama ps shows 100% CPU and the GPU is not used (journalctl -u ollama has no errors)"},
       // Rules whose real reports are rare in public threads: the text each library prints.
+      // ComfyUI's start-up lines with a +cpu torch and a reporter who wants the GPU; a CUDA torch is not this.
+      {"GS-APP-227", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "ComfyUI is using the CPU instead of my GPU\npytorch version: 2.5.0+cpu\nSet vram state to: DISABLED\nDevice: cpu",
+       "ComfyUI is using the CPU instead of my GPU\npytorch version: 2.5.1+cu124\nDevice: cuda:0 NVIDIA H200 : cudaMallocAsync"},
+      // `ollama ps` with the model on the CPU and no discovery line in the paste; a GPU run is not this.
+      {"GS-OLLAMA-205", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "$ ollama ps\nNAME          ID              SIZE      PROCESSOR    UNTIL\nllama3.1:8b   46e0c10c039e    6.2 GB    100% CPU     4 minutes from now\nIt is very slow, the GPU is not used.",
+       "$ ollama ps\nNAME          ID              SIZE      PROCESSOR    UNTIL\nllama3.1:8b   46e0c10c039e    6.2 GB    100% GPU     4 minutes from now\nIt is very slow, the GPU is not used."},
+      // Current Ollama's discover/amd.go: a ROCm device without bundled rocBLAS kernels, an old Windows
+      // driver, and a stray ggml-base.dll on PATH (the lines it logs).
+      {"GS-APP-228", [] { return gfx("gfx1032", 100302, 32); }, [] { return gfx("gfx1032", 100302, 32); }, severity::warn,
+       "level=WARN source=amd.go:470 msg=\"dropping ROCm device \u2014 no rocblas support for gfx target\" device=ROCm0 gfx_target=gfx1032",
+       "level=INFO source=types.go:60 msg=\"inference compute\" id=0 library=ROCm compute=gfx1030 name=ROCm0"},
+      {"GS-APP-229", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
+       "level=WARN source=amd.go:485 msg=\"AMD driver is too old. Update your AMD driver to enable GPU inference.\"",
+       "level=INFO source=runner.go:67 msg=\"discovering available GPUs...\""},
+      {"GS-APP-230", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "level=WARN source=runner.go:501 msg=\"potentially incompatible library detected in PATH\" location=C:\\WINDOWS\\ggml-base.dll",
+       "level=INFO source=runner.go:67 msg=\"discovering available GPUs...\""},
+      // Current Ollama's warning for a device mask, then discovery on the CPU (a working GPU is not this).
+      {"GS-APP-231", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "level=WARN source=runner.go:722 msg=\"user overrode visible devices\" CUDA_VISIBLE_DEVICES=GPU-0a1b2c3d\n"
+       "level=WARN source=runner.go:726 msg=\"if GPUs are not correctly discovered, unset and try again\"\n"
+       "level=INFO source=types.go:60 msg=\"inference compute\" id=cpu library=cpu compute=\"\" name=cpu",
+       "level=WARN source=runner.go:722 msg=\"user overrode visible devices\" CUDA_VISIBLE_DEVICES=0\n"
+       "level=INFO source=types.go:60 msg=\"inference compute\" id=GPU-0a1b2c3d library=CUDA compute=9.0 name=CUDA0"},
+      // koboldcpp.py when --usecublas finds no koboldcpp_cublas library in this build (the no-CUDA exe).
+      {"GS-APP-232", [] { return h200(); }, [] { return h200(); }, severity::warn,
+       "Welcome to KoboldCpp - Version 1.98.1\nWarning: CuBLAS library file not found. Non-BLAS library will be used.\n"
+       "Initializing dynamic library: koboldcpp_default.dll",
+       "Welcome to KoboldCpp - Version 1.98.1\nAttempting to use CuBLAS library for faster prompt ingestion. A compatible CuBLAS will be required.\n"
+       "Initializing dynamic library: koboldcpp_cublas.dll"},
+      // A transformers older than 4.36 under code that imports its cache module (ipex-llm PR #10835's error).
+      {"GS-VER-222", [] { return h200(); }, [] { return h200(); }, severity::fail,
+       "  File \"/venv/lib/python3.10/site-packages/peft/peft_model.py\", line 37, in <module>\n"
+       "ModuleNotFoundError: No module named 'transformers.cache_utils'",
+       "ModuleNotFoundError: No module named 'transformers_stream_generator'"},
+      // Ollama 0.2-0.5's amd_linux.go refusing a GCN 3/4 GPU (slog.Warn(fmt.Sprintf("amdgpu too old gfx%d%x%x", ...))).
+      {"GS-APP-226", [] { return r9700(); }, [] { return r9700(); }, severity::warn,
+       "time=2024-09-23T10:00:00.000Z level=WARN source=amd_linux.go:186 msg=\"amdgpu too old gfx803\" gpu=0",
+       "time=2024-09-23T10:00:00.000Z level=INFO source=amd_linux.go:330 msg=\"amdgpu is supported\" gpu=0 gpu_type=gfx1030"},
       {"GS-AMDGPU-051", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash nomodeset\nrocminfo: ROCk module is NOT loaded",
        "BOOT_IMAGE=/vmlinuz-6.8.0-49-generic root=UUID=1 ro quiet splash\nrocminfo: ROCk module is NOT loaded"},
