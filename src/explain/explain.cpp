@@ -144,6 +144,7 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
       same->evidence += "; " + f.evidence.substr(f.evidence.find("error text matched"));
     }
   }
+  kb.drop_superseded(out.findings);  // a text finding may supersede an environment one, or back
   std::stable_sort(out.findings.begin(), out.findings.end(),
                    [](const finding& a, const finding& b) { return severity_rank(a.level) < severity_rank(b.level); });
 

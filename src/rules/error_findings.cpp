@@ -86,6 +86,13 @@ void add_failure_findings(const knowledge_base& kb, const machine_facts& facts, 
 std::vector<finding> run_findings(const knowledge_base& kb, const machine_facts& facts, std::vector<probe_result>& results) {
   std::vector<finding> out = kb.evaluate(facts);
   add_failure_findings(kb, facts, results, out);
+  // Across the two lists too; a step keeps no id of a finding dropped that way.
+  std::set<std::string> before, kept;
+  for (const finding& f : out) before.insert(f.id);
+  kb.drop_superseded(out);
+  for (const finding& f : out) kept.insert(f.id);
+  for (probe_result& r : results)
+    std::erase_if(r.finding_ids, [&](const std::string& id) { return before.count(id) && !kept.count(id); });
   return out;
 }
 

@@ -271,7 +271,8 @@ bool load_match_text(const toml::node& n, std::string_view key, kb_parse_ctx& ct
 void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<std::string, source_pos>& ids) {
   const toml::source_region& where = t.source();
   bool ok = check_keys(t, {"id", "severity", "title", "evidence", "remediation", "refs", "why", "when", "unless",
-                           "escalate", "match_text", "match_requires", "match_excludes", "facts_alone", "when_shown"}, "[[rule]]", ctx);
+                           "escalate", "match_text", "match_requires", "match_excludes", "facts_alone", "when_shown",
+                           "supersedes"}, "[[rule]]", ctx);
   rule r;
   r.pos = ctx.pos(where);
   if (const std::string* id = get_string(t, "id", true, where, ctx, ok)) {
@@ -308,6 +309,21 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
         }
       }
     }
+  }
+  if (const toml::node* sup = t.get("supersedes")) {
+    const toml::array* a = sup->as_array();
+    bool good = a != nullptr;
+    if (a)
+      for (const toml::node& n : *a) {
+        if (n.is_string() && valid_id(**n.as_string()) && **n.as_string() != r.id) {
+          r.supersedes.push_back(**n.as_string());
+        } else {
+          good = false;
+          ctx.error(n.source(), "'supersedes' names other rules' ids (GS-<AREA>-NNN), not this rule's own");
+        }
+      }
+    else ctx.error(sup->source(), "'supersedes' is an array of rule ids");
+    ok = good && ok;
   }
   if (const toml::node* w = t.get("when")) ok = parse_conditions(*w, ctx, r.when) && ok;
   if (const toml::node* u = t.get("unless")) ok = parse_conditions(*u, ctx, r.unless) && ok;
@@ -448,6 +464,12 @@ void load_kb(const std::vector<kb_source>& sources, kb_data& out, std::vector<kb
     kb_parse_ctx ctx{f.src->path, &errors, &out};
     for_each_table(f.root, "rule", ctx, [&](const toml::table& t) { load_rule(t, ctx, out, ids); });
   }
+  // Only now are all ids known: a superseded id must exist (a typo would silently do nothing).
+  for (const rule& r : out.rules)
+    for (const std::string& id : r.supersedes)
+      if (!ids.count(id))
+        errors.push_back({r.pos.path, r.pos.line, r.pos.column,
+                          r.id + ": 'supersedes' names " + id + ", which no rule has"});
 }
 
 }  // namespace gs

@@ -219,7 +219,17 @@ std::vector<finding> knowledge_base::evaluate(const machine_facts& facts) const 
   for (const rule& r : data_->rules)
     if (!r.when.empty() && (r.match_text.empty() || r.facts_alone)) fire(r, facts, *data_, allocs, out);
   sort_and_dedupe(out);
+  drop_superseded(out);
   return out;
+}
+
+void knowledge_base::drop_superseded(std::vector<finding>& fs) const {
+  std::set<std::string> dropped;
+  for (const finding& f : fs)
+    for (const rule& r : data_->rules)
+      if (r.id == f.id) dropped.insert(r.supersedes.begin(), r.supersedes.end());
+  if (dropped.empty()) return;
+  std::erase_if(fs, [&](const finding& f) { return dropped.count(f.id) > 0; });
 }
 
 std::vector<finding> knowledge_base::match_error_text(std::string_view text, const machine_facts& facts) const {
@@ -266,6 +276,7 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
     });
   }
   sort_and_dedupe(out);
+  drop_superseded(out);
   return out;
 }
 

@@ -45,6 +45,10 @@ class knowledge_base {
   std::vector<finding> evaluate(const machine_facts& facts) const;
   /// Rules whose `match_text` patterns match an error text (probe failures, issue 6).
   std::vector<finding> match_error_text(std::string_view text, const machine_facts& facts) const;
+  /// Drops the findings of rules that another finding in `fs` supersedes (rule::supersedes).
+  /// evaluate() and match_error_text() apply it to their own lists; callers that merge lists
+  /// (explain, a probe run) apply it again to the merged one.
+  void drop_superseded(std::vector<finding>& fs) const;
 
   size_t size() const;
   const std::vector<rule>& rules() const;

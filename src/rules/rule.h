@@ -101,6 +101,10 @@ struct rule {
   /// With match_text, `when` only gates the text match; `facts_alone = true` makes the rule also
   /// fire from the facts without any error text (a known-bad configuration, GS-TRITON-001).
   bool facts_alone = false;
+  /// Rules this one makes redundant: where both fire on one machine or paste, theirs are dropped.
+  /// For a specific cause that a generic rule also catches (an iGPU visible next to the discrete
+  /// card vs "rocBLAS lacks this arch"), whose generic fix would mislead.
+  std::vector<std::string> supersedes;
   /// The highest N of a `{match.N}` placeholder in its templates (0: none): the N-th capture group
   /// of the match_text regex that matched, so one rule can name what the error names.
   int captures_used = 0;

@@ -258,3 +258,28 @@ TEST(KbEval, AnOptionalGroupThatDidNotMatchWithholdsTheFix) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST(KbEval, ASupersedingFindingDropsTheGenericOneWhereBothFire) {
+  // GS-T-002 (specific) supersedes GS-T-001 (generic): both fire on an AMD GPU, only 002 stays;
+  // on a machine where 002 does not fire, 001 is reported as before.
+  knowledge_base kb = kb_of({{"GS-T-001", "fail", "generic", "gpu.vendor = \"amd\""},
+                             {"GS-T-002", "warn", "specific", "gpu.arch = \"gfx1201\"", "supersedes = [\"GS-T-001\"]\n"}});
+  EXPECT_EQ(ids(kb.evaluate(test::r9700())), std::vector<std::string>{"GS-T-002 specific"});
+  machine_facts other = test::r9700();
+  other.gpus[0].arch = "gfx1100";
+  EXPECT_EQ(ids(kb.evaluate(other)), std::vector<std::string>{"GS-T-001 generic"});
+  // Merged lists (explain: environment + error text) are filtered the same way.
+  std::vector<finding> merged = kb.evaluate(other);
+  finding specific;
+  specific.id = "GS-T-002";
+  merged.push_back(specific);
+  kb.drop_superseded(merged);
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].id, "GS-T-002");
+}
+
+}  // namespace
+}  // namespace gs

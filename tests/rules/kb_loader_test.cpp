@@ -230,3 +230,22 @@ TEST(KbLoader, MatchPlaceholdersNeedRegexGroupsOnEveryPattern) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST(KbLoader, SupersedesNamesOtherExistingRules) {
+  EXPECT_TRUE(load_errors(rule_with("supersedes = [\"GS-TEST-002\"]\n") + "[[rule]]\nid = \"GS-TEST-002\"\n"
+                          "severity = \"info\"\ntitle = \"t\"\nevidence = \"e\"\nremediation = \"r\"\n[rule.when]\n"
+                          "gpu.vendor = \"amd\"\n").empty());
+  auto unknown = load_errors(rule_with("supersedes = [\"GS-TEST-009\"]\n"));
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_NE(unknown[0].find("names GS-TEST-009, which no rule has"), std::string::npos) << unknown[0];
+  auto self = load_errors(rule_with("supersedes = [\"GS-TEST-001\"]\n"));
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_NE(self[0].find("not this rule's own"), std::string::npos) << self[0];
+  EXPECT_EQ(load_errors(rule_with("supersedes = \"GS-TEST-002\"\n")).size(), 1u);
+}
+
+}  // namespace
+}  // namespace gs
