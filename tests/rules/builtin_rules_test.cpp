@@ -164,11 +164,6 @@ const std::vector<rule_case>& cases() {
       {"GS-FLA-002", [] { return amd_pkg("flash-linear-attention", "0.4.1"); }, [] { return amd_pkg("flash-linear-attention", "0.4.2"); }},
       {"GS-PKG-001", [] { return amd_pkg("flash-attn", "2.8.3"); },
        [] { return with_env(amd_pkg("flash-attn", "2.8.3"), "FLASH_ATTENTION_TRITON_AMD_ENABLE", "TRUE"); }},
-      // The same refusal in a paste about an MI100 (gfx908, CDNA): not this rule's RDNA case
-      // (ROCm/flash-attention#24).
-      {"GS-PKG-001", [] { return amd_pkg("flash-attn", "2.8.3"); }, [] { return amd_pkg("flash-attn", "2.8.3"); }, std::nullopt,
-       "RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.",
-       "what about the MI100 gpu? TORCH_CHECK(is_gfx90x || is_gfx94x, \"FlashAttention only supports AMD MI200 GPUs or newer.\");"},
       {"GS-PKG-002", [] { return amd_pkg("causal-conv1d", "1.5.2"); }, [] { return nv_pkg("causal-conv1d", "1.5.2"); }, severity::info},
       {"GS-PKG-003", [] { return amd_pkg("torchao", "0.14.0"); }, [] { return nv_pkg("torchao", "0.14.0"); }},
       {"GS-PKG-003", [] { return amd_pkg("transformer-engine", "2.4.0"); }, [] { return with_pkg(gfx("gfx942", 90402, 64), "transformer-engine", "2.4.0"); }},
@@ -638,6 +633,17 @@ TEST(BuiltinRules, TheTritonPipelinerErrorNamesTheRuleOnAGfx1201WithFla) {
   EXPECT_EQ(t->level, severity::fail);
   EXPECT_NE(t->evidence.find("pytorch-triton-rocm 3.6.0+rocm7.2 on gfx1201"), std::string::npos) << t->evidence;
   EXPECT_NE(t->evidence.find("error text matched"), std::string::npos) << t->evidence;
+}
+
+TEST(BuiltinRules, FlashAttnRdnaRuleLeavesAnMi100PasteAlone) {
+  // GS-PKG-001 fires from facts on an RDNA machine; on a paste (facts unknown) its text match must
+  // stay silent where the card is an MI100 (gfx908, CDNA: ROCm/flash-attention#24) and fire where
+  // nothing says which card it is.
+  const std::string refusal = "RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.";
+  machine_facts unknown;
+  unknown.coverage.partial = true;  // a paste: facts it does not show are unknown, not absent
+  EXPECT_TRUE(has(builtin().match_error_text(refusal, unknown), "GS-PKG-001"));
+  EXPECT_FALSE(has(builtin().match_error_text("what about the MI100 gpu (gfx908)?\n" + refusal, unknown), "GS-PKG-001"));
 }
 
 }  // namespace
