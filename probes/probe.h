@@ -5,6 +5,7 @@
 // that never returns. A failing vendor call becomes a result, never an exit.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "core/probe_result.h"
 
 namespace gs {
+
+class python_worker;  // python/python_worker.h
 
 /// Where a probe's progress goes: the watchdog's pipe in a child, a no-op in tests.
 class phase_sink {
@@ -30,8 +33,24 @@ struct probe_context {
   std::string device = "auto";      ///< --device: "cpu", "auto" or an ordinal "0"
   std::string probe_id;             ///< the probe being run (its options: probes/probe_options.h)
   std::map<std::string, std::string> options;  ///< this probe's --set key=value (ID.KEY given as KEY too)
+  /// The run's warm Python worker when this step runs in one (its scripts go there instead of a
+  /// fresh interpreter; watch/probe_worker.h), and whether the script runs inside the worker
+  /// process (warm_python::in_worker) rather than in a child forked from it.
+  python_worker* python = nullptr;
+  bool python_in_worker = false;
   void phase(std::string_view p) const { if (progress) progress->phase(p); }
   void heartbeat() const { if (progress) progress->heartbeat(); }
+};
+
+/// How a Python step may use the run's warm worker (issue 16; docs/watchdog.md "Warm workers").
+struct warm_python {
+  /// GPU-free modules the worker imports once, before the first step (torch, transformers, triton).
+  std::vector<std::string> preload;
+  /// Run inside the worker process, sharing its imports and its GPU context with the other such
+  /// steps: for scripts whose imports initialise the GPU (bitsandbytes, and peft through it), so
+  /// those stay warm too. Otherwise the script runs in a child forked from the worker, with a
+  /// process and a GPU context of its own.
+  bool in_worker = false;
 };
 
 struct probe_spec {
@@ -41,6 +60,9 @@ struct probe_spec {
   bool isolated;                       ///< run in a watched child process
   bool uses_gpu;                       ///< a hang here may leave the GPU unusable
   probe_result (*run)(const probe_context& ctx);
+  /// Set: a Python step that may run in the run's warm worker (unless --fresh); unset: its own
+  /// child and interpreter, always.
+  std::optional<warm_python> warm = std::nullopt;
 };
 
 /// The one table of probes, in run order.

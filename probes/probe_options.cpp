@@ -40,6 +40,7 @@ const std::vector<probe_option_spec>& probe_option_table() {
       {"py.bnb.nf4", "seed", true, 0, 2147483647, "random seed"},
       {"py.bnb.nf4", "vectors_dir", false, 0, 0, "directory to keep bitsandbytes' vectors in"},
       {"py.sdpa", "seed", true, 0, 2147483647, "random seed"},
+      {"selftest.py.hang", "phase", false, 0, 0, "the phase to hang in (import, load, launch, sync, ...)"},
       {"llama_cpp.build", "llama_cpp.bin", false, 0, 0, "llama-server or llama-cli to run"},
       {"vulkan.devices", "vulkan.loader", false, 0, 0, "libvulkan.so.1 to load"},
       {"serving.settings", "serving_config", false, 0, 0, "serving settings file"},

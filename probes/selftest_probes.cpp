@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "probes/python_probes.h"
+
 namespace gs {
 namespace {
 
@@ -33,6 +35,16 @@ probe_result run_crash(const probe_context& ctx) {
   return r;
 }
 
+// The Python self-tests: one script (probes/python/selftest_py.py), its behaviour from the id.
+probe_result run_py_selftest(const probe_context& ctx) {
+  probe_context c = ctx;
+  const std::string id = ctx.probe_id;
+  const std::string behave = id == "selftest.py.hang" ? "hang" : id == "selftest.py.crash" ? "crash" : "pass";
+  if (!c.options.count("behave")) c.options[id + ".behave"] = behave;
+  c.options[id + ".preloaded"] = "json,decimal";
+  return run_python_step(c, id, "probes/python/selftest_py.py");
+}
+
 }  // namespace
 
 const probe_spec selftest_pass_probe = {
@@ -43,5 +55,21 @@ const probe_spec selftest_hang_probe = {
 const probe_spec selftest_crash_probe = {
     "selftest.crash", "watchdog self-test: SIGSEGV in phase launch (expect crash)", {}, true,
     false, run_crash};
+
+}  // namespace gs
+
+namespace gs {
+
+// Forked from the warm worker (or a fresh interpreter with --fresh); they preload two standard
+// modules so `pass` can show the worker's imports reached it (data.already_imported).
+const probe_spec selftest_py_pass_probe = {
+    "selftest.py.pass", "Python self-test: passes; says which process ran it and what was preloaded", {}, true, false,
+    run_py_selftest, warm_python{{"json", "decimal"}, false}};
+const probe_spec selftest_py_hang_probe = {
+    "selftest.py.hang", "Python self-test: blocks forever in phase launch, or --set selftest.py.hang.phase=P (expect hang)",
+    {}, true, false, run_py_selftest, warm_python{{"json", "decimal"}, false}};
+const probe_spec selftest_py_crash_probe = {
+    "selftest.py.crash", "Python self-test: SIGSEGV in phase launch (expect crash)", {}, true, false, run_py_selftest,
+    warm_python{{"json", "decimal"}, false}};
 
 }  // namespace gs

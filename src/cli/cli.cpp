@@ -46,6 +46,12 @@ void add_output_options(CLI::App& sub, output_options& o) {
   sub.add_flag("--no-color", o.no_color, "no colour in the terminal table");
 }
 
+void add_fresh_option(CLI::App& sub, bool& fresh) {
+  sub.add_flag("--fresh", fresh,
+               "run each Python step in a fresh interpreter of its own (slower: every step imports torch "
+               "again) instead of the warm worker that imports once; for when isolation matters");
+}
+
 void add_python_options(CLI::App& sub, detect_options& d, const char* python_help, const char* venv_help) {
   CLI::Option* py = sub.add_option("--python", d.python, python_help);
   CLI::Option* venv = sub.add_option("--venv", d.venv, venv_help);

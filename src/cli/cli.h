@@ -29,6 +29,9 @@ void add_output_options(CLI::App& sub, output_options& o);
 /// the user names must be usable: a missing file, a directory that is no environment, or a file
 /// that is no interpreter is a usage error (exit 2, with the reason) when the command line is
 /// parsed, read under the command's --sysroot where it has one.
+/// `--fresh`, the same on every command that runs Python steps: each in a fresh interpreter
+/// instead of the run's warm worker (docs/watchdog.md "Warm workers").
+void add_fresh_option(CLI::App& sub, bool& fresh);
 void add_python_options(CLI::App& sub, struct detect_options& d, const char* python_help, const char* venv_help);
 /// Print (or write to -o) a rendered report; returns false (and says why) when the file cannot be written.
 bool emit_report(const struct output_options& o, const std::string& json_text,

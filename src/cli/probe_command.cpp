@@ -30,6 +30,7 @@ struct probe_args {
   double timeout_s = 0;  ///< 0: the per-phase defaults
   std::string device = "auto";
   std::vector<std::string> sets;
+  bool fresh = false;     ///< --fresh: every Python step in its own interpreter
   detect_options detect;  ///< --python / --venv: the interpreter the py.* probes run
   matrix_options matrix;  ///< --matrix FILE / --no-matrix
 };
@@ -104,10 +105,12 @@ int run_probe_command(const probe_args& a) {
     return exit_usage;
   }
 
+  const auto t0 = std::chrono::steady_clock::now();
   watched_start start = start_watched_command(a.detect);
   machine_facts& facts = start.facts;
 
   runner_options o;
+  o.fresh_python = a.fresh;
   if (a.timeout_s > 0) o.limits.deadlines.override_all(a.timeout_s);
   o.device = a.device;
   o.probe_options = settings;
@@ -120,11 +123,14 @@ int run_probe_command(const probe_args& a) {
   install_interrupt_handler();
   run_summary s = run_probes(run, o);
   for (const std::string& n : s.notes) facts.issues.push_back({"gpustack probe", n});
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  say_run_timing(s, wall_s);
 
   report_input in;
   in.facts = &facts;
   in.findings = run_findings(builtin_knowledge_base(), facts, s.results);
   in.probes = s.results;
+  in.extra["run"] = run_timing_json(s, wall_s);
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "probe";
@@ -154,6 +160,7 @@ command_spec probe_command() {
             sub.add_option("--set", a->sets,
                            "a probe option, PROBE.KEY=VALUE or KEY=VALUE for every selected probe with that key "
                            "(repeatable; --list shows them)");
+            add_fresh_option(sub, a->fresh);
             add_python_options(sub, a->detect, "the Python interpreter the py.* probes run",
                                "the virtual environment whose Python the py.* probes run");
             add_output_options(sub, a->out);

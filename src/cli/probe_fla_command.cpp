@@ -29,6 +29,7 @@
 #include "runtime/runtime.h"
 #include "watch/probe_display.h"
 #include "watch/probe_runner.h"
+#include "watch/probe_worker.h"
 
 namespace gs {
 namespace {
@@ -43,6 +44,7 @@ struct fla_args {
   matrix_options matrix;  ///< --matrix FILE / --no-matrix
   std::string repro_dir;  ///< --emit-repro DIR
   bool sanitize = false;  ///< --sanitize
+  bool fresh = false;     ///< --fresh: each Python step in its own interpreter
   bool chosen = false;  ///< set by the subcommand's callback
 };
 
@@ -167,10 +169,12 @@ int run_fla(const fla_args& a) {
     }
   }
 
+  const auto t0 = std::chrono::steady_clock::now();
   watched_start start = start_watched_command(a.detect);
   machine_facts& facts = start.facts;
 
   runner_options o;
+  o.fresh_python = a.fresh;
   // A first FLA call spends 17-40 s compiling (more with the backward); an import of torch a
   // few seconds; the fp64 reference on the CPU a few more. Generous, but a hang still ends.
   o.limits.deadlines.seconds["import"] = 120;
@@ -192,6 +196,16 @@ int run_fla(const fla_args& a) {
   for (int stage : s.stages)
     for (const std::string& b : s.backends) specs.push_back(fla_step_spec(b, stage, ids));
   fla_progress progress(specs.size());
+  // One warm worker for every Python step of the run (each run_probes call below is one step).
+  std::vector<const probe_spec*> spec_ptrs;
+  for (const probe_spec& sp : specs) spec_ptrs.push_back(&sp);
+  std::unique_ptr<probe_worker> worker;
+  if (!a.fresh && s.device != "cpu" && std::any_of(specs.begin(), specs.end(), [](const probe_spec& sp) { return sp.warm.has_value(); })) {
+    worker = std::make_unique<probe_worker>(spec_ptrs, o);
+    worker->start();
+    o.worker = worker.get();
+  }
+  run_summary totals;
   std::vector<probe_result> results;
   std::string gpu_gone, device_arch;
   bool interrupted = false;
@@ -214,6 +228,10 @@ int run_fla(const fla_args& a) {
     step.on_event = [&progress, i](const runner_event& e) { progress.event(i, e); };
     run_summary sum = run_probes({&specs[i]}, step);
     for (const std::string& n : sum.notes) facts.issues.push_back({"gpustack probe fla", n});
+    totals.import_s += sum.import_s;
+    totals.run_s += sum.run_s;
+    totals.preload_overlapped_s += sum.preload_overlapped_s;
+    if (totals.python_mode.empty()) totals.python_mode = sum.python_mode;
     interrupted = sum.interrupted;
     for (probe_result& r : sum.results) {
       // The runner knows nothing of stages: make sure the verdict can place every result.
@@ -239,6 +257,9 @@ int run_fla(const fla_args& a) {
     for (const std::string& l : follow_up_fla_failures(results, fo, scrub)) std::fprintf(stderr, "%s\n", l.c_str());
   }
 
+  worker.reset();  // the interpreter goes before the verdict's lines are printed
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  say_run_timing(totals, wall_s);
   fla_verdict v = decide_fla_verdict(results, verdict_context(facts, results, device_arch));
   for (const std::string& l : v.lines) std::fprintf(stderr, "verdict: %s\n", l.c_str());
   probe_result vr;
@@ -255,6 +276,7 @@ int run_fla(const fla_args& a) {
   in.findings = gather(facts, results, v);
   in.probes = results;
   in.probes.push_back(vr);
+  in.extra["run"] = run_timing_json(totals, wall_s);
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "probe fla";
@@ -295,6 +317,7 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
                   "the native backend's kernel: v2 (matrix unit, async copies) or v1 (the simple CUDA-core one)")
       ->capture_default_str()
       ->check(CLI::IsMember({"v1", "v2"}));
+  add_fresh_option(*sub, a->fresh);
   add_python_options(*sub, a->detect, "the Python interpreter the triton and fla backends run",
                      "the virtual environment whose Python they run");
   // Hidden: the H200 self-test makes the Triton backend launch a kernel that never ends at this

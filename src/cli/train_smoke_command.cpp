@@ -98,15 +98,19 @@ int run(const cli_args& a) {
   }
   for (const std::string& note : plan->notes) std::fprintf(stderr, "gpustack: %s\n", note.c_str());
 
+  const auto t0 = std::chrono::steady_clock::now();
   watched_start start = start_watched_command(a.detect);
   machine_facts& facts = start.facts;
   std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
+  run_summary timing;
   live_line line;
   install_interrupt_handler();
   probe_result r = run_train_smoke(
       plan->request, facts, cpu.get(), [&line](std::string_view p) { line.phase(p); },
-      [&line](double) { line.tick(); });
+      [&line](double) { line.tick(); }, &timing);
   line.done();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  say_run_timing(timing, wall_s);
   finish_train_smoke_result(r, plan->request, plan->estimate);
   r.data["model"] = plan->model_json;
   if (plan->quant_check) r.data["quant_config_check"] = *plan->quant_check;
@@ -117,6 +121,7 @@ int run(const cli_args& a) {
   in.facts = &facts;
   in.probes = {r};
   in.findings = run_findings(builtin_knowledge_base(), facts, in.probes);
+  in.extra["run"] = run_timing_json(timing, wall_s);
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "train-smoke";
@@ -132,6 +137,7 @@ command_spec train_smoke_command() {
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<cli_args>();
             add_train_smoke_options(sub, a->opts);
+            add_fresh_option(sub, a->opts.fresh);
             add_python_options(sub, a->detect, "the Python interpreter to train in",
                                "the virtual environment whose Python to train in");
             add_output_options(sub, a->out);

@@ -1,6 +1,9 @@
 #include "cli/watched_command.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -8,6 +11,7 @@
 #include "core/status.h"
 #include "probes/probe.h"
 #include "report/report.h"
+#include <nlohmann/json.hpp>
 #include "sys/sysroot.h"
 
 namespace gs {
@@ -30,6 +34,28 @@ bool gpu_still_answers(const runner_options& o) {
   q.gpu_still_usable = nullptr;
   probe_result r = run_probe(*visible, q);
   return r.outcome == status::pass || r.outcome == status::warn;
+}
+
+nlohmann::json run_timing_json(const run_summary& s, double wall_s) {
+  auto r2 = [](double v) { return std::round(v * 100) / 100; };
+  nlohmann::json j = {{"wall_s", r2(wall_s)}, {"import_s", r2(s.import_s)}, {"run_s", r2(s.run_s)}};
+  if (!s.python_mode.empty()) {
+    j["python_steps"] = s.python_mode;
+    j["preload_overlapped_s"] = r2(s.preload_overlapped_s);
+  }
+  return j;
+}
+
+void say_run_timing(const run_summary& s, double wall_s) {
+  if (s.python_mode.empty()) return;
+  std::string line = fmt::format("gpustack: {:.1f} s in all; steps spent {:.1f} s starting and importing, {:.1f} s running",
+                                 wall_s, s.import_s, s.run_s);
+  if (s.python_mode == "warm")
+    line += fmt::format(" (Python steps in a warm worker, whose {:.1f} s of imports ran beside the steps before them; "
+                        "--fresh gives each its own interpreter)", s.preload_overlapped_s);
+  else
+    line += " (Python steps each in a fresh interpreter: --fresh)";
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 int watched_exit_code(const nlohmann::json& report, const std::vector<probe_result>& results) {

@@ -45,6 +45,13 @@ struct watch_sources {
 /// True when there is no such probe to ask with.
 bool gpu_still_answers(const runner_options& o);
 
+/// The report's `run` block: how the Python steps ran (warm worker or --fresh) and where the
+/// time went: the steps' imports and the rest, summed, the worker's preload that ran beside the
+/// native steps, and the wall time (docs/report-format.md).
+nlohmann::json run_timing_json(const run_summary& s, double wall_s);
+/// The same as one line on stderr, after the steps' own lines; nothing when no Python step ran.
+void say_run_timing(const run_summary& s, double wall_s);
+
 /// The report's exit code, with the steps' own verdict as a floor so a hang exits 3 whatever
 /// else the report holds (3 > 1 > 0 is also the GUIDE's order of precedence).
 int watched_exit_code(const nlohmann::json& report, const std::vector<probe_result>& results);

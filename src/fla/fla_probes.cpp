@@ -96,6 +96,12 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
           {"fla.default_timing", !s.stages.empty() && stage == s.stages.front() ? "true" : "false"}};
 }
 
+// The Python backends run forked from the warm worker, which imports torch and Triton once (both
+// leave the GPU uninitialised): each depth keeps a process, a GPU context and Triton/FLA module
+// state of its own (FLA's autotuner caches and gpustack's num_stages hook included), as with a
+// fresh interpreter, and skips the two imports. FLA itself is imported by each step.
+const warm_python fla_warm{{"torch", "triton"}, false};
+
 probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids) {
   ids.push_back("fla." + backend + ".stages" + std::to_string(stage));
   const char* id = ids.back().c_str();
@@ -104,9 +110,9 @@ probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::
             {}, true, true, run_fla_native};
   if (backend == "triton")
     return {id, "gated delta rule as a Triton kernel launched with num_stages = this depth", {}, true, true,
-            run_triton_step};
+            run_triton_step, fla_warm};
   return {id, "flash-linear-attention's chunk_gated_delta_rule with num_stages forced to this depth", {}, true,
-          true, run_fla_step};
+          true, run_fla_step, fla_warm};
 }
 
 int fla_backward_refused_stage(const probe_result& r) {

@@ -46,6 +46,7 @@ gs_line_event parse_gs_line(std::string_view line) {
     return {gs_line_event::phase, std::string(arg)};
   }
   if (verb == "result" && !arg.empty() && arg.front() == '{') return {gs_line_event::result, std::string(arg)};
+  if (verb == "worker" && !arg.empty() && arg.front() == '{') return {gs_line_event::worker, std::string(arg)};
   return log_event;
 }
 

@@ -11,12 +11,13 @@
 namespace gs {
 
 struct gs_line_event {
-  enum kind_t { phase, heartbeat, result, log } kind = log;
-  std::string text;  ///< phase: the name; result: the JSON payload; log: the line
+  enum kind_t { phase, heartbeat, result, worker, log } kind = log;
+  std::string text;  ///< phase: the name; result, worker: the JSON payload; log: the line
 };
 
 /// One complete line (without its newline) as an event. `@gs phase NAME` needs a short name of
-/// [a-z0-9_.-]; `@gs result` needs a payload that starts with '{'. Anything else is log.
+/// [a-z0-9_.-]; `@gs result` and `@gs worker` (the warm worker's own messages, gs_worker.py) need
+/// a payload that starts with '{'. Anything else is log.
 gs_line_event parse_gs_line(std::string_view line);
 
 /// Splits a byte stream into lines and parses each one.

@@ -6,7 +6,6 @@
 #include "python/script_runner.h"
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -16,146 +15,16 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 
-#include "core/assets.h"
-#include "python/gs_line_protocol.h"
+#include "python/python_worker.h"
+#include "python/script_io.h"
 #include "python/transcript.h"
 #include "sys/child_spawn.h"
 #include "watch/watch.h"
 
 namespace gs {
-namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
-
-std::string base_name(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-/// A private work dir (0700 from mkdtemp) removed with everything in it on scope exit.
-class temp_dir {
- public:
-  temp_dir() {
-    const char* t = std::getenv("TMPDIR");
-    std::string tmpl = std::string(t && *t ? t : "/tmp") + "/gpustack-py-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data())) path_ = buf.data();
-    else error_ = errno_text("mkdtemp");
-  }
-  ~temp_dir() {
-    if (path_.empty()) return;
-    ::nftw(path_.c_str(), [](const char* p, const struct stat*, int, struct FTW*) { return ::remove(p); }, 16,
-           FTW_DEPTH | FTW_PHYS);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  const std::string& path() const { return path_; }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string path_, error_;
-};
-
-bool write_asset(const std::string& dir, std::string_view asset_path, std::string* error) {
-  std::optional<std::string_view> text = find_asset(asset_path);
-  if (!text) {
-    *error = "no embedded asset " + std::string(asset_path);
-    return false;
-  }
-  std::ofstream out(dir + "/" + base_name(asset_path), std::ios::binary);
-  out.write(text->data(), static_cast<std::streamsize>(text->size()));
-  if (!out) {
-    *error = "cannot write " + base_name(asset_path) + " to " + dir;
-    return false;
-  }
-  return true;
-}
-
-/// The inherited environment with ours on top.
-std::vector<std::string> child_environment(const python_probe_request& req) {
-  std::map<std::string, std::string> add = req.env;
-  add["GPUSTACK_ARGS"] = req.args.dump();
-  add["PYTHONUNBUFFERED"] = "1";
-  // No __pycache__ in the work dir, nor next to the user's packages from our imports.
-  add["PYTHONDONTWRITEBYTECODE"] = "1";
-  return environment_with(add);
-}
-
-void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-/// Reads what is there; false at EOF or on a hard error.
-bool drain(int fd, std::string& into) {
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) {
-      into.append(buf, static_cast<size_t>(n));
-      continue;
-    }
-    if (n == 0) return false;
-    if (errno == EINTR) continue;
-    return errno == EAGAIN || errno == EWOULDBLOCK;
-  }
-}
-
-/// Turns the interpreter's two streams into an outcome: protocol lines from stdout (relayed to
-/// the probe context as they come), everything else into the log tail.
-class output_collector {
- public:
-  output_collector(python_probe_outcome& out, const probe_context* ctx) : out_(out), ctx_(ctx) {}
-  void feed(bool from_stdout, std::string_view bytes) {
-    (from_stdout ? out_parser_ : err_parser_).feed(bytes, events_);
-    handle(from_stdout);
-  }
-  void finish(bool from_stdout) {
-    (from_stdout ? out_parser_ : err_parser_).finish(events_);
-    handle(from_stdout);
-  }
-  void close(int exit_code, int signal) {
-    out_.exit_code = exit_code;
-    out_.signal = signal;
-    out_.log_tail = tail_.lines();
-    if (out_.result || !out_.error.empty()) return;
-    if (signal) out_.error = "Python died of " + signal_name(signal) + " before sending a result";
-    else out_.error = "Python exited with code " + std::to_string(exit_code) + " without sending a result";
-  }
-
- private:
-  void handle(bool from_stdout) {
-    for (gs_line_event& e : events_) {
-      if (!from_stdout || e.kind == gs_line_event::log) {  // stderr carries no protocol
-        tail_.add(e.text);
-        continue;
-      }
-      if (e.kind == gs_line_event::phase) {
-        if (ctx_) ctx_->phase(e.text);
-      } else if (e.kind == gs_line_event::heartbeat) {
-        if (ctx_) ctx_->heartbeat();
-      } else if (!out_.result) {  // the first result counts; a script sends one
-        try {
-          nlohmann::json j = nlohmann::json::parse(e.text);
-          if (j.is_object()) out_.result = std::move(j);
-          else out_.error = "the script's result is not a JSON object";
-        } catch (const std::exception& ex) {
-          out_.error = std::string("the script sent an unreadable result: ") + ex.what();
-        }
-      }
-    }
-    events_.clear();
-  }
-  python_probe_outcome& out_;
-  const probe_context* ctx_;
-  gs_line_parser out_parser_, err_parser_;
-  log_tail tail_;
-  std::vector<gs_line_event> events_;
-};
-
-}  // namespace
 
 std::optional<std::string> probe_interpreter(const machine_facts& facts, std::string* why) {
   const python_info& py = facts.python;
@@ -180,18 +49,15 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
     out.error = ctx.facts ? why : "no machine facts: cannot tell which Python to use";
     return out;
   }
+  // The run's warm worker, when this step runs in one (watch/probe_worker.h).
+  if (ctx.python) return ctx.python->run(ctx, req);
   temp_dir dir;
   if (dir.path().empty()) {
     out.error = dir.error();
     return out;
   }
-  if (!write_asset(dir.path(), "probes/python/gs_protocol.py", &out.error) ||
-      !write_asset(dir.path(), req.script, &out.error))
-    return out;
-  for (const std::string& extra : req.extra_assets)
-    if (!write_asset(dir.path(), extra, &out.error)) return out;
-
-  std::string script = dir.path() + "/" + base_name(req.script);
+  std::string script = place_script(dir.path(), req, &out.error);
+  if (script.empty()) return out;
 
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -205,7 +71,7 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
     return out;
   }
   // Same process group as the watched child on purpose (see the header comment).
-  pid_t pid = spawn_child({*interp, "-u", script}, child_environment(req),
+  pid_t pid = spawn_child({*interp, "-u", script}, environment_with(script_environment(req)),
                           {.out_fd = out_pipe[1], .err_fd = err_pipe[1], .dir = dir.path().c_str(), .default_sigpipe = true});
   if (pid < 0) {
     out.error = errno_text("fork");
@@ -323,6 +189,7 @@ probe_result to_probe_result(std::string id, const python_probe_outcome& o) {
     else r.data["exit_code"] = o.exit_code;
     if (!o.log_tail.empty()) r.detail += ": " + o.log_tail.back();
   }
+  if (!o.worker.is_null()) r.data["worker"] = o.worker;
   // What the knowledge base matches (probe_command's gather_findings reads output_tail): the
   // script's own error text first, then the interpreter's last words.
   if (r.outcome != status::pass && r.outcome != status::skip) {

@@ -38,6 +38,9 @@ struct python_probe_outcome {
   std::optional<nlohmann::json> result;     ///< the @gs result payload, when one arrived
   std::vector<std::string> log_tail;        ///< last lines of non-protocol output (stderr too)
   std::string error;                        ///< why it could not start / no result
+  /// Set when a warm worker ran it (python_worker.h): how (forked/inline), which process, its
+  /// place in the worker's sequence, why a new interpreter started; becomes data.worker.
+  nlohmann::json worker;
 };
 
 /// The interpreter probes use: --python/--venv as detection resolved it, else nullopt (with why).

@@ -35,8 +35,12 @@ pid_t spawn_child(const std::vector<std::string>& argv_in, const std::vector<std
   if (pid == 0) {
     ::dup2(io.out_fd, STDOUT_FILENO);
     ::dup2(io.err_fd, STDERR_FILENO);
-    int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    if (io.in_fd >= 0) {
+      ::dup2(io.in_fd, STDIN_FILENO);
+    } else {
+      int devnull = ::open("/dev/null", O_RDONLY);
+      if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    }
     if (io.dir && ::chdir(io.dir) != 0) ::_exit(126);
     if (io.default_sigpipe) ::signal(SIGPIPE, SIG_DFL);
     ::execve(argv[0], argv.data(), envp.data());

@@ -16,13 +16,14 @@ std::vector<std::string> environment_with(const std::map<std::string, std::strin
 
 /// Where a spawned child's streams go and what it does before exec.
 struct child_io {
+  int in_fd = -1;                ///< becomes its stdin; -1: /dev/null
   int out_fd = -1;               ///< becomes its stdout
   int err_fd = -1;               ///< becomes its stderr (may be out_fd)
   const char* dir = nullptr;     ///< chdir there first (exit 126 when it cannot); null: stay
   bool default_sigpipe = false;  ///< SIGPIPE back to its default action before exec
 };
 
-/// Forks a child with stdin from /dev/null and the streams of `io`, which execs argv[0] (a path,
+/// Forks a child with the streams of `io` (stdin from /dev/null unless io.in_fd), which execs argv[0] (a path,
 /// no PATH search) with exactly `env`; it exits 127 when exec fails. The child's pid, or -1
 /// with fork's errno.
 pid_t spawn_child(const std::vector<std::string>& argv, const std::vector<std::string>& env, const child_io& io);

@@ -91,6 +91,7 @@ std::optional<train_smoke_plan> plan_train_smoke(const train_smoke_cli& o, std::
   r.grad_ckpt = !o.no_grad_ckpt;
   r.lr = o.lr;
   r.timeout_s = o.timeout_s;
+  r.fresh = o.fresh;
   r.weights = o.weights;
   p.model_json = model_json(*m, *real);
 

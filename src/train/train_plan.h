@@ -23,6 +23,7 @@ struct train_smoke_cli {
   std::string weights;
   double timeout_s = 0;
   double lr = 1e-3;
+  bool fresh = false;  ///< --fresh
 };
 
 struct train_smoke_plan {

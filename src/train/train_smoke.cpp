@@ -36,7 +36,9 @@ probe_result run_script_step(const probe_context& ctx) {
 
 const probe_spec train_smoke_spec = {
     "train_smoke", "one mini QLoRA training run of a registry model in the user's Python", {}, true, true,
-    run_script_step};
+    run_script_step,
+    // Forked from the warm worker: its own process and GPU context, so its peak memory is its own.
+    warm_python{{"torch", "transformers"}, false}};
 
 std::string step_words(const step_phase& s) { return fmt::format("step {} {}", s.step, s.part); }
 
@@ -106,14 +108,21 @@ std::string train_progress::line(double elapsed_s) const {
 
 probe_result run_train_smoke(const train_smoke_request& r, const machine_facts& facts, cpu_time_source* cpu,
                              const std::function<void(std::string_view)>& on_phase,
-                             const std::function<void(double)>& on_tick) {
+                             const std::function<void(double)>& on_tick, run_summary* summary) {
   runner_options o;
   o.limits = train_smoke_limits(r.steps, r.timeout_s);
   o.facts = &facts;
   o.cpu = cpu;
   o.device = r.device;
   o.probe_options[kArgsKey] = train_smoke_args(r).dump();
-  return run_probe(train_smoke_spec, o, on_phase, on_tick);
+  o.fresh_python = r.fresh;
+  o.on_event = [&](const runner_event& e) {
+    if (e.kind == runner_event::entered && on_phase) on_phase(e.phase);
+    if (e.kind == runner_event::tick && on_tick) on_tick(e.elapsed_s);
+  };
+  run_summary s = run_probes({&train_smoke_spec}, o);
+  if (summary) *summary = s;
+  return s.results.at(0);
 }
 
 std::optional<double> predicted_peak_bytes(const nlohmann::json& e) {

@@ -13,6 +13,7 @@
 
 #include "core/facts.h"
 #include "core/probe_result.h"
+#include "watch/probe_runner.h"
 #include "watch/watch.h"
 
 namespace gs {
@@ -28,6 +29,7 @@ struct train_smoke_request {
   int seed = 0;
   std::string weights;    ///< a local checkpoint dir, "" = random weights from hf_config
   std::string device = "auto";  ///< "cpu" only in tests
+  bool fresh = false;     ///< --fresh: a fresh interpreter, not the warm worker (docs/watchdog.md)
   double timeout_s = 0;   ///< --timeout: every phase deadline; 0 = train_smoke_deadlines
 };
 
@@ -57,11 +59,13 @@ struct train_progress {
 struct step_phase { int step; std::string part; };
 std::optional<step_phase> parse_step_phase(std::string_view phase);
 
-/// Runs the script in a watched child. nullopt interpreter: a `skip` saying why. The callbacks
-/// (either may be empty) see every phase and a tick about every 50 ms.
+/// Runs the script through the probe runner: forked from a warm worker, or with r.fresh in a
+/// fresh interpreter, watched either way. nullopt interpreter: a `skip` saying why. The callbacks
+/// (either may be empty) see every phase and a tick about every 50 ms; `summary`, when given,
+/// gets the run's import/run seconds.
 probe_result run_train_smoke(const train_smoke_request& r, const machine_facts& facts,
                              cpu_time_source* cpu, const std::function<void(std::string_view)>& on_phase,
-                             const std::function<void(double)>& on_tick);
+                             const std::function<void(double)>& on_tick, run_summary* summary = nullptr);
 
 /// The finishing touches on a result (also applied to recorded outputs in tests): id
 /// "train_smoke.<model>", a hang or crash named by its step and phase, a `loss.*` phase replaced

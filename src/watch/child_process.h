@@ -36,6 +36,14 @@ bool group_gone(pid_t pgid);
 bool terminate_group(pid_t pgid, pid_t leader, int* leader_status, bool* leader_reaped,
                      double grace_s, double reap_limit_s);
 
+/// Watches a child that spawn_child started: relays its phases, enforces the per-phase deadlines
+/// and the no-progress check, and kills and reaps its whole group at a deadline or Ctrl-C
+/// (docs/watchdog.md). With `until_result` the watch ends as soon as the child sends a result and
+/// the child lives on (a worker that serves the next request, watch/worker.h); otherwise it ends
+/// when the child's group is gone. The fds stay open either way.          (watch/watchdog.cpp)
+watch_outcome watch_spawned(const spawned_child& c, const watch_limits& limits, cpu_time_source* cpu,
+                            const watch_events& events, bool until_result);
+
 /// Makes this process the child subreaper for its lifetime, restoring the previous setting.
 class subreaper_scope {
  public:

@@ -7,21 +7,12 @@
 #include <csignal>
 #include <exception>
 
+#include "watch/probe_child.h"
 #include "watch/probe_runner.h"
 #include "watch/result_codec.h"
 
 namespace gs {
 namespace {
-
-class reporter_sink final : public phase_sink {
- public:
-  explicit reporter_sink(child_reporter& r) : r_(r) {}
-  void phase(std::string_view name) override { r_.phase(name); }
-  void heartbeat() override { r_.heartbeat(); }
-
- private:
-  child_reporter& r_;
-};
 
 class local_sink final : public phase_sink {
  public:
@@ -37,6 +28,8 @@ class local_sink final : public phase_sink {
   const std::function<void(std::string_view)>& on_phase_;
 };
 
+}  // namespace
+
 probe_context make_context(const probe_spec& spec, const runner_options& o, phase_sink* sink) {
   probe_context ctx;
   ctx.progress = sink;
@@ -51,11 +44,14 @@ probe_context make_context(const probe_spec& spec, const runner_options& o, phas
   return ctx;
 }
 
+namespace {
+
 probe_result error_result(const probe_spec& spec, std::string detail) {
   return make_result(spec.id, status::error, std::move(detail));
 }
 
-/// Runs spec.run, turning an escaped exception into an `error` result.
+}  // namespace
+
 probe_result call_probe(const probe_spec& spec, const probe_context& ctx) {
   try {
     probe_result r = spec.run(ctx);
@@ -67,6 +63,8 @@ probe_result call_probe(const probe_spec& spec, const probe_context& ctx) {
     return error_result(spec, "the probe threw an unknown exception");
   }
 }
+
+namespace {
 
 std::string phase_or_start(const std::string& p) { return p.empty() ? "start" : p; }
 
@@ -98,6 +96,8 @@ std::string describe_end(const watch_outcome& w) {
   }
   return {};
 }
+
+}  // namespace
 
 probe_result from_outcome(const probe_spec& spec, const watch_outcome& w) {
   probe_result r;
@@ -148,8 +148,6 @@ probe_result from_outcome(const probe_spec& spec, const watch_outcome& w) {
   }
   return r;
 }
-
-}  // namespace
 
 probe_result run_probe(const probe_spec& spec, const runner_options& o,
                        const std::function<void(std::string_view)>& on_phase,

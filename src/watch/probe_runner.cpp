@@ -5,10 +5,13 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <algorithm>
 
 #include "watch/probe_runner.h"
 
 #include "core/utc_time.h"
+#include "watch/probe_worker.h"
 
 namespace gs {
 namespace {
@@ -70,8 +73,32 @@ class crumb_keeper {
 
 }  // namespace
 
+bool step_import_run_s(const probe_result& r, double* import_s, double* run_s) {
+  if (!r.data.is_object() || !r.data.contains("phase_s") || !r.data["phase_s"].is_array()) return false;
+  double imp = 0;
+  for (const nlohmann::json& span : r.data["phase_s"]) {
+    if (!span.is_array() || span.size() != 2 || !span[0].is_string() || !span[1].is_number()) continue;
+    const std::string name = span[0].get<std::string>();
+    if (name == "start" || name == "preload" || name == "import") imp += span[1].get<double>();
+  }
+  *import_s = imp;
+  *run_s = std::max(0.0, r.duration_ms / 1000.0 - imp);
+  return true;
+}
+
 run_summary run_probes(const std::vector<const probe_spec*>& probes, const runner_options& o) {
   run_summary s;
+  // The warm worker, started now (unless --fresh or --device cpu, where the Python steps skip)
+  // so that its interpreter's imports run while the native steps before the first Python one do.
+  std::unique_ptr<probe_worker> own_worker;
+  probe_worker* worker = o.worker;
+  const bool any_warm = std::any_of(probes.begin(), probes.end(), [](const probe_spec* p) { return p->warm.has_value(); });
+  if (any_warm) s.python_mode = o.fresh_python ? "fresh" : "warm";
+  if (any_warm && !o.fresh_python && !worker && o.device != "cpu") {
+    own_worker = std::make_unique<probe_worker>(probes, o);
+    own_worker->start();
+    worker = own_worker.get();
+  }
   std::map<std::string, status> done;
   std::string gpu_gone;  // why GPU probes are no longer run
   bool log_noted = false;
@@ -109,7 +136,9 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
       {
         crumb_keeper crumb(o.breadcrumb, spec);
         auto on_phase = [&](std::string_view p) {
-          phase_starts.emplace_back(std::string(p), std::chrono::steady_clock::now());
+          // A step that reports "start" itself continues the runner's own "start".
+          if (phase_starts.empty() || phase_starts.back().first != p)
+            phase_starts.emplace_back(std::string(p), std::chrono::steady_clock::now());
           crumb.set_phase(p);
           runner_event pe = base;
           pe.kind = runner_event::entered;
@@ -122,7 +151,14 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
           te.elapsed_s = t;
           emit(te);
         };
-        r = run_probe(spec, o, on_phase, on_tick);
+        // Fork, interpreter start and anything before the step's first phase count as "start".
+        phase_starts.emplace_back("start", std::chrono::steady_clock::now());
+        if (!o.fresh_python && worker && worker->serves(spec)) {
+          r = worker->run(spec, o, on_phase, on_tick);
+        } else {
+          r = run_probe(spec, o, on_phase, on_tick);
+          if (spec.warm) r.data["worker"] = {{"mode", "fresh"}};
+        }
         if (!phase_starts.empty() && (r.data.is_object() || r.data.is_null())) {
           const auto end = std::chrono::steady_clock::now();
           nlohmann::json spans = nlohmann::json::array();
@@ -155,6 +191,16 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
       if (interrupt_requested()) {
         s.interrupted = true;
         mark_interrupted(r);
+      }
+      double imp = 0, rest = 0;
+      if (step_import_run_s(r, &imp, &rest)) {
+        r.data["import_s"] = std::round(imp * 100) / 100;
+        r.data["run_s"] = std::round(rest * 100) / 100;
+        s.import_s += imp;
+        s.run_s += rest;
+        if (r.data.contains("worker") && r.data["worker"].is_object() && r.data["worker"].contains("preload_total_s") &&
+            r.data["worker"]["preload_total_s"].is_number())
+          s.preload_overlapped_s += r.data["worker"]["preload_total_s"].get<double>();
       }
       s.results.push_back(std::move(r));
     }

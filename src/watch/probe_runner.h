@@ -18,6 +18,8 @@
 
 namespace gs {
 
+class probe_worker;  // watch/probe_worker.h
+
 struct runner_event {
   enum kind_t { started, entered, tick, finished } kind = started;
   size_t index = 0;  ///< 0-based position in the run
@@ -36,6 +38,12 @@ struct runner_options {
   cpu_time_source* cpu = nullptr;                   ///< null: no no-progress check
   kernel_log_source* kernel_log = nullptr;          ///< null: no kernel-log capture
   const breadcrumb_file* breadcrumb = nullptr;      ///< null: no breadcrumb
+  /// --fresh: every Python step in its own child and interpreter, as before issue 16. Otherwise
+  /// the steps with probe_spec::warm run in the run's warm worker (watch/probe_worker.h).
+  bool fresh_python = false;
+  /// A warm worker that outlives this run_probes call (probe fla runs its steps one call each);
+  /// null: run_probes makes its own for the steps it is given.
+  probe_worker* worker = nullptr;
   /// Asked after a uses_gpu probe hangs or crashes; null means "assume usable".
   std::function<bool()> gpu_still_usable;
   std::function<void(const runner_event&)> on_event;
@@ -45,7 +53,16 @@ struct run_summary {
   std::vector<probe_result> results;  ///< one per probe, in run order
   std::vector<std::string> notes;     ///< run-level notes for the report (kernel log unreadable)
   bool interrupted = false;           ///< Ctrl-C: the rest was not run
+  /// "warm" or "fresh": how the Python steps ran ("" when the run had none).
+  std::string python_mode;
+  /// Seconds the steps spent starting and importing (phases start, preload, import) and the rest
+  /// of their time, summed over the steps that ran; the worker's preload while native steps ran
+  /// is counted apart, since it overlapped them.
+  double import_s = 0, run_s = 0, preload_overlapped_s = 0;
 };
+
+/// A step's own import and run seconds from its phase_s; false when it has none.
+bool step_import_run_s(const probe_result& r, double* import_s, double* run_s);
 
 /// Runs `probes` in order.                                               (watch/probe_runner.cpp)
 run_summary run_probes(const std::vector<const probe_spec*>& probes, const runner_options& o);

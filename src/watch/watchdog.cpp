@@ -77,17 +77,10 @@ void install_interrupt_handler() {
 bool interrupt_requested() { return g_interrupt.load(); }
 void clear_interrupt() { g_interrupt.store(false); }
 
-watch_outcome run_watched(const child_body& body, const watch_limits& limits,
-                          cpu_time_source* cpu, const watch_events& events) {
+watch_outcome watch_spawned(const spawned_child& c, const watch_limits& limits, cpu_time_source* cpu,
+                            const watch_events& events, bool until_result) {
   watch_outcome o;
-  subreaper_scope reaper;  // orphaned grandchildren come to us, so we can reap them
   double t0 = monotonic_seconds();
-  spawned_child c = spawn_child(body);
-  if (!c.error.empty()) {
-    o.end = watch_end::spawn_failed;
-    o.error = c.error;
-    return o;
-  }
   const pid_t pid = c.pid;
   o.pgid = pid;
   progress_monitor mon(limits, t0);
@@ -105,7 +98,7 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
         if (events.on_phase) events.on_phase(m.text);
       } else if (m.kind == child_message::beat) {
         mon.heartbeat(t);
-      } else {
+      } else if (!o.payload) {
         o.payload = std::move(m.text);
       }
     }
@@ -123,6 +116,8 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
     struct pollfd fds[2] = {{c.msg_fd, POLLIN, 0}, {c.out_fd, POLLIN, 0}};
     ::poll(fds, 2, poll_ms);
     drain();
+    // A worker answered and lives on: this episode is over, the process is not.
+    if (until_result && o.payload) break;
     if (reap_group(pid, pid, &status)) {
       exited = true;
       break;
@@ -149,18 +144,17 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
 
   bool leader_reaped = exited;
   bool gone = true;
+  const bool answered_alive = until_result && o.payload && !exited;
   if (deadline || interrupted) {
     gone = terminate_group(pid, pid, &status, &leader_reaped, limits.grace_s, limits.reap_limit_s);
-  } else if (!group_gone(pid)) {
+  } else if (!answered_alive && !group_gone(pid)) {
     // The child is gone but processes it started live on in its group: orphans holding the
     // GPU are exactly what must not survive a probe.
     o.left_processes = true;
     gone = terminate_group(pid, pid, nullptr, nullptr, limits.grace_s, limits.reap_limit_s);
   }
   o.unkillable = !gone;
-  drain();  // a result or output written just before the exit
-  ::close(c.msg_fd);
-  ::close(c.out_fd);
+  if (!answered_alive) drain();  // a result or output written just before the exit
 
   o.cpu_seconds = mon.cpu_seconds();
   o.no_progress = mon.no_progress();
@@ -175,6 +169,24 @@ watch_outcome run_watched(const child_body& body, const watch_limits& limits,
   else if (o.payload) o.end = watch_end::finished;  // a signal after the result is reported by the caller
   else if (o.signal != 0) o.end = watch_end::crashed;
   else o.end = watch_end::no_result;
+  return o;
+}
+
+watch_outcome run_watched(const child_body& body, const watch_limits& limits,
+                          cpu_time_source* cpu, const watch_events& events) {
+  subreaper_scope reaper;  // orphaned grandchildren come to us, so we can reap them
+  double t0 = monotonic_seconds();
+  spawned_child c = spawn_child(body);
+  if (!c.error.empty()) {
+    watch_outcome o;
+    o.end = watch_end::spawn_failed;
+    o.error = c.error;
+    return o;
+  }
+  watch_outcome o = watch_spawned(c, limits, cpu, events, false);
+  ::close(c.msg_fd);
+  ::close(c.out_fd);
+  o.elapsed_s = monotonic_seconds() - t0;
   return o;
 }
 
