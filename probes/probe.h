@@ -44,12 +44,14 @@ struct probe_context {
 
 /// How a Python step may use the run's warm worker (issue 16; docs/watchdog.md "Warm workers").
 struct warm_python {
-  /// GPU-free modules the worker imports once, before the first step (torch, transformers, triton).
+  /// Modules its interpreter imports once, before the first step, beside the steps before it.
+  /// For a forked step only modules that leave the GPU uninitialised (torch, transformers,
+  /// triton): a child cannot use a GPU its parent initialised.
   std::vector<std::string> preload;
-  /// Run inside the worker process, sharing its imports and its GPU context with the other such
-  /// steps: for scripts whose imports initialise the GPU (bitsandbytes, and peft through it), so
-  /// those stay warm too. Otherwise the script runs in a child forked from the worker, with a
-  /// process and a GPU context of its own.
+  /// Run inside the worker's shared interpreter, with its imports and its GPU context: for
+  /// scripts whose imports initialise the GPU (bitsandbytes, and peft through it), which can
+  /// then be preloaded too. Otherwise the script runs in a child forked from the fork server,
+  /// with a process and a GPU context of its own.
   bool in_worker = false;
 };
 

@@ -85,31 +85,34 @@ probe_result run_python_step(const probe_context& ctx, std::string_view id, std:
 
 // Every step runs Python (isolated: a broken import can hang or crash) and all but py.trl.config
 // touch the GPU through torch (uses_gpu: a hang there may leave the GPU unusable). The last field
-// is how each may use the run's warm worker (docs/watchdog.md "Warm workers"): the modules it
-// preloads, none of which initialises the GPU at import (measured on the H200: torch,
-// transformers, triton leave CUDA uninitialised), and `true` for the steps that import
-// bitsandbytes (directly, or through peft), which does initialise it: those run inside the
-// worker so the import stays warm; the rest run in a child forked from it, isolated as before.
+// is how each may use the run's warm worker (docs/watchdog.md "Warm workers"): the modules its
+// interpreter imports ahead, and `true` for the steps that import bitsandbytes (directly, or
+// through peft and trl), which initialises the GPU at import (measured on the H200): those run
+// inside the worker's shared interpreter, which has those imports done; the rest run forked from
+// the fork server, which imports only what leaves the GPU uninitialised (torch, transformers,
+// triton) and gives each step a process of its own, isolated as before. py.trl.config touches no
+// GPU; it shares the interpreter only for its imports (trl pulls in peft and so bitsandbytes:
+// 15 s in a fresh interpreter on the H200).
 const probe_spec py_torch_probe = {
     "py.torch", "torch imports, sees the GPU through its own CUDA/HIP build, and a tensor op matches the CPU",
     {}, true, true, run_torch, warm_python{{"torch"}, false}};
 const probe_spec py_bnb_load_probe = {
     "py.bnb.load", "bitsandbytes imports and loaded its native GPU library, not the CPU fallback",
-    {"py.torch"}, true, true, run_bnb_load, warm_python{{"torch"}, true}};
+    {"py.torch"}, true, true, run_bnb_load, warm_python{{"torch", "bitsandbytes"}, true}};
 const probe_spec py_bnb_int8_probe = {
     "py.bnb.int8", "bitsandbytes LLM.int8: Linear8bitLt forward and the int8 pieces against gpustack's reference",
-    {"py.bnb.load"}, true, true, run_bnb_int8, warm_python{{"torch"}, true}};
+    {"py.bnb.load"}, true, true, run_bnb_int8, warm_python{{"torch", "bitsandbytes"}, true}};
 const probe_spec py_bnb_nf4_probe = {
     "py.bnb.nf4", "bitsandbytes NF4: quantize_4bit bytes/absmax bit for bit, Linear4bit vs dequantize (bnb#2087)",
-    {"py.bnb.load"}, true, true, run_bnb_nf4, warm_python{{"torch"}, true}};
+    {"py.bnb.load"}, true, true, run_bnb_nf4, warm_python{{"torch", "bitsandbytes"}, true}};
 const probe_spec py_transformers_bnb_probe = {
     "py.transformers.bnb", "transformers BitsAndBytesConfig (NF4, double quant, bf16) quantizes a tiny model",
-    {"py.bnb.load"}, true, true, run_hf_bnb, warm_python{{"torch", "transformers"}, true}};
+    {"py.bnb.load"}, true, true, run_hf_bnb, warm_python{{"torch", "transformers", "bitsandbytes"}, true}};
 const probe_spec py_peft_lora_probe = {
     "py.peft.lora", "PEFT LoraConfig + get_peft_model on a tiny model; backward reaches the adapters",
-    {"py.torch"}, true, true, run_peft, warm_python{{"torch", "transformers"}, true}};
+    {"py.torch"}, true, true, run_peft, warm_python{{"torch", "transformers", "peft"}, true}};
 const probe_spec py_trl_config_probe = {
-    "py.trl.config", "TRL SFTConfig builds with QLoRA-style settings", {"py.torch"}, true, false, run_trl, warm_python{{"torch", "transformers"}, false}};
+    "py.trl.config", "TRL SFTConfig builds with QLoRA-style settings", {"py.torch"}, true, false, run_trl, warm_python{{"torch", "transformers", "trl"}, true}};
 const probe_spec py_sdpa_probe = {
     "py.sdpa", "SDPA backends (flash, efficient, cuDNN, math): available, numerics vs math, which torch picks",
     {"py.torch"}, true, true, run_sdpa, warm_python{{"torch"}, false}};

@@ -33,17 +33,15 @@ const std::vector<const probe_spec*>& all_probes() {
 
       // ---- the user's own stack (issue 6, steps 2-13): Python steps in the interpreter check
       // ---- found (py.torch first: its skip skips the rest), then llama.cpp, Vulkan, serving.
-      // ---- The steps that run forked from the warm worker come before those that run inside
-      // ---- it: once bitsandbytes has initialised the GPU there, the worker can fork no more.
       &py_torch_probe,            // "py.torch"           imports, sees the GPU, a tensor op matches
-      &py_sdpa_probe,             // "py.sdpa"            backends, numerics, which one torch picks
-      &py_triton_probe,           // "py.triton"          compiles and runs; target arch
-      &py_trl_config_probe,       // "py.trl.config"      SFTConfig builds
       &py_bnb_load_probe,         // "py.bnb.load"        native GPU library loaded, not the CPU fallback
       &py_bnb_int8_probe,         // "py.bnb.int8"        LLM.int8 vs gpustack's reference
       &py_bnb_nf4_probe,          // "py.bnb.nf4"         NF4 bytes bit for bit; Linear4bit (bnb#2087)
       &py_transformers_bnb_probe, // "py.transformers.bnb" BitsAndBytesConfig quantizes a tiny model
       &py_peft_lora_probe,        // "py.peft.lora"       backward reaches the LoRA adapters
+      &py_trl_config_probe,       // "py.trl.config"      SFTConfig builds
+      &py_sdpa_probe,             // "py.sdpa"            backends, numerics, which one torch picks
+      &py_triton_probe,           // "py.triton"          compiles and runs; target arch
       &llama_cpp_probe,           // "llama_cpp.build"    backends, archs, devices of llama-server/cli
       &vulkan_devices_probe,      // "vulkan.devices"     loader, physical devices, drivers
       &serving_settings_probe,    // "serving.settings"   KV cache / ubatch / slots sanity

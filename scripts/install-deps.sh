@@ -15,6 +15,7 @@ if [ "${1:-}" = "--test" ]; then
     clang-19                   # gfx11/gfx12 WMMA and gfx90a MFMA code of kernels/gdn_chunk_v2.cu (Debian's comgr knows no gfx11/12)
     libgtest-dev libgmock-dev libbenchmark-dev
     python3 python3-jsonschema
+    python3-torch python3-venv  # real torch imports in the warm-worker tests (CPU torch 1.13, 70 MB); a torch-less venv beside it
     libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs  # HIP compile tests, no GPU
     chromium  # headless screenshot test of `gpustack matrix show --html` (tests/matrix/matrix_screenshot_test.cpp)
   )

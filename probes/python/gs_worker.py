@@ -63,25 +63,34 @@ def preload(names):
 # backends): (getter, setter) pairs, each read before an inline step and put back after it.
 def _torch_switches(torch):
     m, c, b = torch.backends.cuda.matmul, torch.backends.cudnn, torch.backends.cuda
-    pairs = [
-        (lambda: m.allow_tf32, lambda v: setattr(m, "allow_tf32", v)),
-        (lambda: m.allow_fp16_reduced_precision_reduction,
-         lambda v: setattr(m, "allow_fp16_reduced_precision_reduction", v)),
-        (lambda: m.allow_bf16_reduced_precision_reduction,
-         lambda v: setattr(m, "allow_bf16_reduced_precision_reduction", v)),
-        (lambda: c.allow_tf32, lambda v: setattr(c, "allow_tf32", v)),
-        (lambda: c.benchmark, lambda v: setattr(c, "benchmark", v)),
-        (lambda: c.deterministic, lambda v: setattr(c, "deterministic", v)),
-        (torch.get_default_dtype, torch.set_default_dtype),
-        (torch.is_grad_enabled, torch.set_grad_enabled),
-        (torch.get_float32_matmul_precision, torch.set_float32_matmul_precision),
-        (torch.are_deterministic_algorithms_enabled, torch.use_deterministic_algorithms),
-        (b.flash_sdp_enabled, b.enable_flash_sdp),
-        (b.mem_efficient_sdp_enabled, b.enable_mem_efficient_sdp),
-        (b.math_sdp_enabled, b.enable_math_sdp),
+
+    def attr(obj, name):
+        return (lambda: getattr(obj, name)), (lambda v: setattr(obj, name, v))
+
+    candidates = [
+        lambda: attr(m, "allow_tf32"),
+        lambda: attr(m, "allow_fp16_reduced_precision_reduction"),
+        lambda: attr(m, "allow_bf16_reduced_precision_reduction"),
+        lambda: attr(c, "allow_tf32"),
+        lambda: attr(c, "benchmark"),
+        lambda: attr(c, "deterministic"),
+        lambda: (torch.get_default_dtype, torch.set_default_dtype),
+        lambda: (torch.is_grad_enabled, torch.set_grad_enabled),
+        lambda: (torch.get_float32_matmul_precision, torch.set_float32_matmul_precision),
+        lambda: (torch.are_deterministic_algorithms_enabled, torch.use_deterministic_algorithms),
+        lambda: (b.flash_sdp_enabled, b.enable_flash_sdp),
+        lambda: (b.mem_efficient_sdp_enabled, b.enable_mem_efficient_sdp),
+        lambda: (b.math_sdp_enabled, b.enable_math_sdp),
+        lambda: (b.cudnn_sdp_enabled, b.enable_cudnn_sdp),
     ]
-    if hasattr(b, "cudnn_sdp_enabled"):
-        pairs.append((b.cudnn_sdp_enabled, b.enable_cudnn_sdp))
+    pairs = []
+    for make in candidates:  # each on its own: an older torch lacks some (1.13 has no cudnn_sdp)
+        try:
+            get, put = make()
+            get()
+            pairs.append((get, put))
+        except Exception:
+            pass
     return pairs
 
 
@@ -98,11 +107,11 @@ def snapshot():
             s["patches"][(mod, cls, attr)] = getattr(m, cls).__dict__.get(attr)
     torch = sys.modules.get("torch")
     if torch is not None:
-        try:
-            for get, put in _torch_switches(torch):
+        for get, put in _torch_switches(torch):
+            try:
                 s["torch"].append((get(), put))
-        except Exception:
-            pass
+            except Exception:
+                pass
     return s
 
 

@@ -192,6 +192,15 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
       break;
     }
   }
+  if (!died && done.is_null() && !out_open && !err_open && pid_ > 0) {
+    // Both streams ended without a done line: the interpreter is exiting (an inline step that
+    // crashed it), and its exit can lag the close of its pipes. Wait for it, as a fresh run does
+    // (script_runner.cpp); the step's phase deadline still bounds this wait.
+    pid_t r;
+    while ((r = ::waitpid(pid_, &wstatus, 0)) < 0 && errno == EINTR) {
+    }
+    died = r == pid_;
+  }
   if (died) {  // what it wrote before dying still counts
     for (int k = 0; k < 2; ++k) {
       chunk.clear();
@@ -218,7 +227,10 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
   }
   ++served_;
 
-  nlohmann::json w = {{"mode", done.value("mode", fork_it ? "forked" : "inline")},
+  // No done line (the interpreter died, or was killed at a time limit): done is null, which
+  // json::value() rejects.
+  const bool answered = done.is_object();
+  nlohmann::json w = {{"mode", answered ? done.value("mode", fork_it ? "forked" : "inline") : (fork_it ? "forked" : "inline")},
                       {"process", processes_},
                       {"step_in_process", served_}};
   if (done.contains("pid")) w["pid"] = done["pid"];
@@ -232,7 +244,7 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
   }
   // Inline steps share the process's GPU context: one that failed, or after which the context
   // reports an error, must not hand that context to the next step.
-  std::string health = done.value("health", std::string("ok"));
+  std::string health = answered ? done.value("health", std::string("ok")) : std::string("ok");
   std::string status = out.result && out.result->contains("status") && (*out.result)["status"].is_string()
                            ? (*out.result)["status"].get<std::string>()
                            : "error";

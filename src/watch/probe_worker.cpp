@@ -12,10 +12,10 @@
 
 namespace gs {
 
-std::vector<std::string> probe_worker::preload_of(const std::vector<const probe_spec*>& steps) {
+std::vector<std::string> probe_worker::preload_of(const std::vector<const probe_spec*>& steps, bool in_worker) {
   std::vector<std::string> mods;
   for (const probe_spec* p : steps)
-    if (p->warm)
+    if (p->warm && p->warm->in_worker == in_worker)
       for (const std::string& m : p->warm->preload)
         if (std::find(mods.begin(), mods.end(), m) == mods.end()) mods.push_back(m);
   return mods;
@@ -27,14 +27,21 @@ probe_worker::probe_worker(std::vector<const probe_spec*> steps, const runner_op
       worker_(worker_handlers{
           .on_start =
               [this] {
-                // In the worker process: its interpreter starts importing at once. Without a
-                // Python the steps skip on their own (run_python_step asks first).
+                // In the worker process: its interpreters start importing at once, each only
+                // when a step will use it. Without a Python the steps skip on their own
+                // (run_python_step asks first).
                 std::optional<std::string> interp =
                     base_.facts ? probe_interpreter(*base_.facts, nullptr) : std::nullopt;
                 if (!interp) return;
-                python_ = std::make_unique<python_worker>(*interp, preload_of(steps_));
-                std::string error;
-                python_->start(&error);  // a failure here is met again, and reported, by the first step
+                for (bool in_worker : {false, true}) {
+                  if (std::none_of(steps_.begin(), steps_.end(), [&](const probe_spec* p) {
+                        return p->warm && p->warm->in_worker == in_worker;
+                      }))
+                    continue;
+                  python_[in_worker] = std::make_unique<python_worker>(*interp, preload_of(steps_, in_worker));
+                  std::string error;
+                  python_[in_worker]->start(&error);  // a failure is met again, and reported, by its first step
+                }
               },
           .on_request =
               [this](std::string_view request, child_reporter& rep) {
@@ -48,8 +55,8 @@ probe_worker::probe_worker(std::vector<const probe_spec*> steps, const runner_op
                 o.device = q.value("device", base_.device);
                 reporter_sink sink(rep);
                 probe_context ctx = make_context(spec, o, &sink);
-                ctx.python = python_.get();
                 ctx.python_in_worker = spec.warm && spec.warm->in_worker;
+                ctx.python = python_[ctx.python_in_worker].get();
                 return encode_probe_result(call_probe(spec, ctx));
               }}) {}
 

@@ -1,7 +1,10 @@
 // The warm worker for Python steps (issue 16; docs/watchdog.md "Warm workers"): one
-// watched_worker (watch/worker.h) whose process holds a python_worker (python/python_worker.h)
-// and runs, on request, one of the steps it was made with, its scripts going to that warm
-// interpreter instead of a fresh one. The worker is forked from gpustack with the list of steps
+// watched_worker (watch/worker.h) whose process holds two warm interpreters
+// (python/python_worker.h) and runs, on request, one of the steps it was made with, its scripts
+// going to one of them instead of a fresh interpreter: the fork server, which imports only
+// GPU-free modules and forks a child per step, and the shared interpreter, which imports
+// everything its steps need (bitsandbytes, peft: they initialise the GPU) and runs them inside
+// itself. Both start importing at once, beside the steps that come before the first Python one. The worker is forked from gpustack with the list of steps
 // in memory (so also the steps probe fla and train-smoke build at run time); a request names the
 // step and carries what may differ per step (its --set options, the device). A step that hangs,
 // crashes or kills the worker ends that worker; the next step gets a new one.
@@ -36,13 +39,14 @@ class probe_worker {
                    const std::function<void(std::string_view)>& on_phase,
                    const std::function<void(double)>& on_tick);
 
-  /// The GPU-free modules the worker imports once: every warm step's preload, in order.
-  static std::vector<std::string> preload_of(const std::vector<const probe_spec*>& steps);
+  /// What one interpreter imports once: the preload of every warm step that runs forked
+  /// (`in_worker` false) or inside it (true), in order.
+  static std::vector<std::string> preload_of(const std::vector<const probe_spec*>& steps, bool in_worker);
 
  private:
   std::vector<const probe_spec*> steps_;
   const runner_options& base_;
-  std::unique_ptr<python_worker> python_;  ///< lives in the worker process only
+  std::unique_ptr<python_worker> python_[2];  ///< [in_worker]: in the worker process only
   watched_worker worker_;
 };
 

@@ -38,9 +38,12 @@ run_output run_gpustack(const std::string& args, const run_options& options) {
   return r;
 }
 
+std::string torchless_python() { return gs::test::torchless("/usr/bin/python3"); }
+
 std::optional<run_output> run_without_torch(const std::string& args) {
-  if (gs::test::python_has_torch(kTorchlessPython)) return std::nullopt;
-  return run_gpustack(args + " --python " + kTorchlessPython + " --json");
+  const std::string py = torchless_python();
+  if (gs::test::python_has_torch(py)) return std::nullopt;
+  return run_gpustack(args + " --python '" + py + "' --json");
 }
 
 }  // namespace gs::testing

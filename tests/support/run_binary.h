@@ -28,10 +28,11 @@ struct run_options {
 run_output run_gpustack(const std::string& args, const std::string& input = "");
 run_output run_gpustack(const std::string& args, const run_options& options);
 
-/// The system Python the torch-less paths of the commands are tested with.
-inline constexpr const char* kTorchlessPython = "/usr/bin/python3";
-/// `gpustack ARGS --python /usr/bin/python3 --json`, for a test of a command on a Python without
-/// torch; nullopt, run nothing, when that Python has torch after all (the test skips).
+/// The system Python the torch-less paths of the commands are tested with: /usr/bin/python3, or a
+/// venv of it without its site-packages when it has torch (test::torchless()).
+std::string torchless_python();
+/// `gpustack ARGS --python <torchless_python()> --json`, for a test of a command on a Python
+/// without torch; nullopt, run nothing, when that Python has torch after all (the test skips).
 std::optional<run_output> run_without_torch(const std::string& args);
 
 }  // namespace gs::testing

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
 namespace gs::test {
@@ -24,6 +25,35 @@ int shell(const std::string& cmd, std::string* output) {
 
 bool python_has_torch(const std::string& python) { return shell("'" + python + "' -c 'import torch'") == 0; }
 
+namespace {
+
+/// The venvs torchless() made, removed when the test process exits.
+struct torchless_venvs {
+  std::string root;
+  std::map<std::string, std::string> made;
+  ~torchless_venvs() {
+    if (!root.empty()) shell("rm -rf '" + root + "'");
+  }
+};
+
+}  // namespace
+
+std::string torchless(const std::string& python) {
+  static torchless_venvs venvs;
+  if (auto it = venvs.made.find(python); it != venvs.made.end()) return it->second;
+  std::string result = python;
+  if (python_has_torch(python)) {
+    if (venvs.root.empty()) {
+      const char* t = std::getenv("TMPDIR");
+      venvs.root = std::string(t && *t ? t : "/tmp") + "/gpustack-torchless-" + std::to_string(::getpid());
+    }
+    std::string dir = venvs.root + "/venv" + std::to_string(venvs.made.size() + 1);
+    if (shell("'" + python + "' -m venv --without-pip '" + dir + "'") == 0) result = dir + "/bin/python3";
+  }
+  venvs.made[python] = result;
+  return result;
+}
+
 std::vector<std::string> real_pythons() {
   std::vector<std::string> out;
   std::stringstream ss(std::getenv("PATH") ? std::getenv("PATH") : "");
@@ -35,6 +65,7 @@ std::vector<std::string> real_pythons() {
     }
   if (::access("/usr/bin/python3", X_OK) == 0 && std::find(out.begin(), out.end(), "/usr/bin/python3") == out.end())
     out.push_back("/usr/bin/python3");
+  for (std::string& py : out) py = torchless(py);
   return out;
 }
 

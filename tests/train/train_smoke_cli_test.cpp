@@ -28,7 +28,7 @@ TEST(TrainSmokeCli, WithoutTorchItIsACleanSkipWithTheReason) {
   const nlohmann::json& p = j["probes"][0];
   EXPECT_EQ(p["id"], "train_smoke.qwen3.5-0.8b");
   EXPECT_EQ(p["status"], "skip");
-  EXPECT_EQ(p["detail"], "torch is not installed in /usr/bin/python3");
+  EXPECT_EQ(p["detail"], "torch is not installed in " + gs::testing::torchless_python());
   EXPECT_EQ(p["data"]["model"]["layers"], 4);
   EXPECT_EQ(p["data"]["model"]["pattern"], "L L L F x1");
 }

@@ -80,13 +80,13 @@ TEST(TrainSmoke, ScriptIsEmbeddedAndCompiles) {
 }
 
 TEST(TrainSmoke, WithoutTorchTheRealRunIsACleanSkipWithTheReason) {
-  if (gs::test::python_has_torch("python3")) GTEST_SKIP() << "python3 here has torch";
+  const std::string py = gs::test::torchless("/usr/bin/python3");
   std::vector<std::string> phases;
-  probe_result r = run_train_smoke(qwen_request(), facts_for("/usr/bin/python3"), nullptr,
+  probe_result r = run_train_smoke(qwen_request(), facts_for(py), nullptr,
                                    [&phases](std::string_view p) { phases.emplace_back(p); }, {});
   finish_train_smoke_result(r, qwen_request(), std::nullopt);
   EXPECT_EQ(r.outcome, status::skip) << r.detail << "\n" << r.data.dump();
-  EXPECT_EQ(r.detail, "torch is not installed in /usr/bin/python3");
+  EXPECT_EQ(r.detail, "torch is not installed in " + py);
   EXPECT_EQ(r.id, "train_smoke.qwen3.5-0.8b");
   EXPECT_EQ(r.data["shape"]["model_type"], "qwen3_5_text");  // the arguments arrived
   EXPECT_EQ(r.data["shape"]["seq"], 512);
