@@ -130,11 +130,7 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
   const std::string because = std::exchange(new_because_, std::string());
 
   temp_dir dir;
-  if (dir.path().empty()) {
-    out.error = dir.error();
-    return out;
-  }
-  std::string script = place_script(dir.path(), req, &out.error);
+  std::string script = place_script(dir, req, &out.error);
   if (script.empty()) return out;
   const int seq = ++seq_;
   const bool fork_it = !ctx.python_in_worker;

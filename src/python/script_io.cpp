@@ -55,7 +55,12 @@ bool write_asset(const std::string& dir, std::string_view asset_path, std::strin
   return true;
 }
 
-std::string place_script(const std::string& dir, const python_probe_request& req, std::string* error) {
+std::string place_script(const temp_dir& work, const python_probe_request& req, std::string* error) {
+  if (work.path().empty()) {
+    *error = work.error();
+    return {};
+  }
+  const std::string& dir = work.path();
   if (!write_asset(dir, "probes/python/gs_protocol.py", error) || !write_asset(dir, req.script, error)) return {};
   for (const std::string& extra : req.extra_assets)
     if (!write_asset(dir, extra, error)) return {};

@@ -32,9 +32,9 @@ class temp_dir {
 
 /// Writes the embedded asset into `dir` under its base name; false with *error when it cannot.
 bool write_asset(const std::string& dir, std::string_view asset_path, std::string* error);
-/// gs_protocol.py, the script and its extra assets into `dir`; the script's path there, or ""
-/// with *error.
-std::string place_script(const std::string& dir, const python_probe_request& req, std::string* error);
+/// gs_protocol.py, the script and its extra assets into `dir` (made by the caller, its error
+/// checked here); the script's path there, or "" with *error.
+std::string place_script(const temp_dir& dir, const python_probe_request& req, std::string* error);
 
 /// What the script's environment adds to the inherited one: the request's, its arguments as
 /// GPUSTACK_ARGS, unbuffered output and no bytecode written next to anyone's files.

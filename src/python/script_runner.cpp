@@ -52,11 +52,7 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
   // The run's warm worker, when this step runs in one (watch/probe_worker.h).
   if (ctx.python) return ctx.python->run(ctx, req);
   temp_dir dir;
-  if (dir.path().empty()) {
-    out.error = dir.error();
-    return out;
-  }
-  std::string script = place_script(dir.path(), req, &out.error);
+  std::string script = place_script(dir, req, &out.error);
   if (script.empty()) return out;
 
   int out_pipe[2], err_pipe[2];

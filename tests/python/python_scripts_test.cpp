@@ -227,21 +227,6 @@ TEST(PythonScripts, TheScriptTimeoutKillsTheInterpreter) {
   EXPECT_EQ(sink.phases, std::vector<std::string>{"import"});
 }
 
-std::vector<int> processes_with_env(const std::string& marker) {
-  std::vector<int> found;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::string name = e.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos || std::stoi(name) == ::getpid()) continue;
-    std::ifstream in(e.path() / "environ", std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string env = ss.str();
-    std::replace(env.begin(), env.end(), '\0', '\n');
-    if (("\n" + env).find("\n" + marker + "\n") != std::string::npos) found.push_back(std::stoi(name));
-  }
-  return found;
-}
-
 TEST(PythonScripts, AHungImportIsKilledWithItsWholeGroupByTheWatchdog) {
   std::string marker = "GS_PYSUITE_TEST=" + std::to_string(::getpid());
   scoped_env m("GS_PYSUITE_TEST", std::to_string(::getpid()));
@@ -256,7 +241,7 @@ TEST(PythonScripts, AHungImportIsKilledWithItsWholeGroupByTheWatchdog) {
   EXPECT_EQ(r.outcome, status::hang) << r.detail;
   EXPECT_EQ(r.phase, "import");
   EXPECT_LT(s, 10);
-  EXPECT_TRUE(processes_with_env(marker).empty()) << "a Python outlived the group kill";
+  EXPECT_TRUE(test::processes_with_env(marker).empty()) << "a Python outlived the group kill";
 }
 
 TEST(PythonScripts, StepArgumentsCarryDeviceGpusAndTheStepsOwnOptions) {

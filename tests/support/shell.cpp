@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -24,6 +26,21 @@ int shell(const std::string& cmd, std::string* output) {
 }
 
 bool python_has_torch(const std::string& python) { return shell("'" + python + "' -c 'import torch'") == 0; }
+
+std::vector<int> processes_with_env(const std::string& entry) {
+  std::vector<int> found;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos || std::stoi(name) == ::getpid()) continue;
+    std::ifstream in(e.path() / "environ", std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string env = ss.str();
+    std::replace(env.begin(), env.end(), '\0', '\n');
+    if (("\n" + env).find("\n" + entry + "\n") != std::string::npos) found.push_back(std::stoi(name));
+  }
+  return found;
+}
 
 namespace {
 

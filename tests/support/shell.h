@@ -13,6 +13,9 @@ int shell(const std::string& cmd, std::string* output = nullptr);
 inline bool run(const std::string& cmd, std::string* output = nullptr) { return shell(cmd, output) == 0; }
 /// Whether `python` imports torch: tests of the no-torch path skip on a machine that has it.
 bool python_has_torch(const std::string& python);
+/// Processes (not this one) whose environment carries `entry` ("NAME=value"): what a test that
+/// marks its children's environment looks for to show none survived.
+std::vector<int> processes_with_env(const std::string& entry);
 /// `python` itself when it has no torch; else a venv of it made without its system site-packages
 /// (once per test process, removed at exit), which has none: Debian's python3-torch is
 /// installed into /usr/bin/python3 for the warm-worker tests, and the torch-less paths of every

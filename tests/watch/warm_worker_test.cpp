@@ -104,22 +104,6 @@ std::string describe(const probe_result& r) {
          r.data.dump();
 }
 
-/// Processes (not this one) whose environment carries `entry` ("NAME=value").
-std::vector<int> processes_with_env(const std::string& entry) {
-  std::vector<int> found;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::string name = e.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos || std::stoi(name) == ::getpid()) continue;
-    std::ifstream in(e.path() / "environ", std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string env = ss.str();
-    std::replace(env.begin(), env.end(), '\0', '\n');
-    if (("\n" + env).find("\n" + entry + "\n") != std::string::npos) found.push_back(std::stoi(name));
-  }
-  return found;
-}
-
 class WarmWorker : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -170,7 +154,7 @@ class WarmWorker : public ::testing::Test {
     }
     for (long long g : groups)
       EXPECT_TRUE(testing::gone(-static_cast<pid_t>(g))) << "process group " << g << " outlived the run";
-    std::vector<int> left = processes_with_env(std::string(kMarker) + "=" + marker_);
+    std::vector<int> left = test::processes_with_env(std::string(kMarker) + "=" + marker_);
     EXPECT_TRUE(left.empty()) << left.size() << " process(es) carrying " << kMarker << " outlived the run, first pid "
                               << (left.empty() ? 0 : left[0]);
     return s;
