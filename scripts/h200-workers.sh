@@ -85,8 +85,10 @@ elif [ "$part" = fla ]; then
   run fla-warm-cold probe fla --backends native,triton,fla --stages 1..4 $SHAPE --python "$PY" --no-matrix
   # shellcheck disable=SC2086
   run fla-warm probe fla --backends native,triton,fla --stages 1..4 $SHAPE --python "$PY" --no-matrix
+  # GS_SKIP_FRESH=1: the warm runs alone (a re-measurement after a change to the warm path).
   # shellcheck disable=SC2086
-  run fla-fresh probe fla --backends native,triton,fla --stages 1..4 $SHAPE --python "$PY" --no-matrix --fresh
+  [ "${GS_SKIP_FRESH:-0}" = 1 ] ||
+    run fla-fresh probe fla --backends native,triton,fla --stages 1..4 $SHAPE --python "$PY" --no-matrix --fresh
 else
   echo "part: suite or fla"; exit 2
 fi

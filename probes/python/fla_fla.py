@@ -211,6 +211,8 @@ def main(data):
     data["run_ms"] = round(timed_runs(torch, call, c["iters"]), 4)
     by_kernel = stages.seen()
     data["num_stages_by_kernel"] = by_kernel
+    # Configs FLA's autotuner did not benchmark: the same kernel as one it did, once forced.
+    data["autotune_configs_dropped"] = stages.configs_dropped()
     data["num_stages_seen"] = sorted({s for v in by_kernel.values() for s in v})
     if stage == 0:
         data["fla_default_run_ms"] = data["run_ms"]

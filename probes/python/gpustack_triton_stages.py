@@ -18,12 +18,18 @@
 #
 # probes/python/fla_fla.py uses the same code with mode="force" to run flash-linear-attention at
 # one exact num_stages and records what each compiled kernel really used (seen()).
+#
+# The autotuner is told too: configs that differ only in num_stages become the same kernel once
+# num_stages is forced or capped, so Autotuner.prune_configs keeps one of each (the first): FLA's
+# kernels list num_stages 2, 3, 4 per (block, warps), and benchmarking the same kernel three times
+# only costs time (about 0.1 s per config with Triton's default do_bench).
 import os
 import sys
 
 MARKER = "# gpustack-managed: triton-stages"
 _TARGET = "triton.runtime.jit"
-_state = {"limit": None, "mode": "cap", "seen": {}, "patched": False, "default": None}
+_AUTOTUNER = "triton.runtime.autotuner"
+_state = {"limit": None, "mode": "cap", "seen": {}, "patched": False, "default": None, "configs_dropped": 0}
 MODES = ("cap", "force", "observe")
 
 
@@ -59,6 +65,49 @@ def _record(fn, kernel, asked):
     used = used if used is not None else asked
     if used is not None:
         _state["seen"].setdefault(str(name), set()).add(int(used))
+
+
+def unique_configs(configs, limit, mode):
+    """The configs that stay different kernels once num_stages is set by `mode`: one per
+    (kwargs, num_warps, num_ctas, maxnreg, pre_hook, num_stages as it will launch), the first of
+    each, in order. With mode "observe" (or no limit) nothing collapses."""
+    seen_keys, out = set(), []
+    for c in configs:
+        kwargs = getattr(c, "kwargs", None) or {}
+        key = (tuple(sorted((str(k), repr(v)) for k, v in kwargs.items())), getattr(c, "num_warps", None),
+               getattr(c, "num_ctas", None), getattr(c, "maxnreg", None), id(getattr(c, "pre_hook", None)),
+               new_stages(getattr(c, "num_stages", None), limit, mode))
+        if key in seen_keys:
+            continue
+        seen_keys.add(key)
+        out.append(c)
+    return out
+
+
+def _patch_autotuner(module):
+    cls = getattr(module, "Autotuner", None)
+    prune = getattr(cls, "prune_configs", None)
+    if prune is None or getattr(prune, "_gpustack_stages", False):
+        return
+
+    def prune_unique(self, *args, **kwargs):
+        configs = prune(self, *args, **kwargs)
+        limit, mode = _state["limit"], _state["mode"]
+        if limit is None or mode == "observe":
+            return configs
+        kept = unique_configs(configs, limit, mode)
+        _state["configs_dropped"] += len(configs) - len(kept)
+        return kept
+
+    prune_unique._gpustack_stages = True
+    prune_unique.__wrapped__ = prune
+    cls.prune_configs = prune_unique
+
+
+def configs_dropped():
+    """How many autotuner configs were not benchmarked because forcing or capping num_stages
+    made them the same kernel as one that was."""
+    return _state["configs_dropped"]
 
 
 def _patch(jit_module):
@@ -103,7 +152,7 @@ class _Loader:
     def exec_module(self, module):
         self._inner.exec_module(module)
         try:
-            _patch(module)
+            _patch(module) if module.__name__ == _TARGET else _patch_autotuner(module)
         except Exception as e:  # never break the user's import of triton
             sys.stderr.write("gpustack_triton_stages: could not cap num_stages: %r\n" % (e,))
 
@@ -112,10 +161,11 @@ class _Loader:
 
 
 class _Finder:
-    """A meta-path finder that answers only for triton.runtime.jit, through the other finders."""
+    """A meta-path finder that answers only for triton.runtime.jit and triton.runtime.autotuner,
+    through the other finders."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != _TARGET:
+        if name not in (_TARGET, _AUTOTUNER):
             return None
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
@@ -153,9 +203,12 @@ def activate(limit, mode="cap"):
     _state["limit"], _state["mode"] = limit, mode
     if limit is None and mode != "observe":
         return None
+    if _AUTOTUNER in sys.modules:
+        _patch_autotuner(sys.modules[_AUTOTUNER])
     if _TARGET in sys.modules:
         _patch(sys.modules[_TARGET])
-    elif not any(isinstance(f, _Finder) for f in sys.meta_path):
+    if (_TARGET not in sys.modules or _AUTOTUNER not in sys.modules) and not any(
+            isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
     return limit
 

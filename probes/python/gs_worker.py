@@ -94,8 +94,10 @@ def _torch_switches(torch):
     return pairs
 
 
-# Monkey-patch points a step may wrap (gpustack_triton_stages.py wraps JITFunction.run).
-_PATCH_POINTS = [("triton.runtime.jit", "JITFunction", "run"), ("triton.runtime.autotuner", "Autotuner", "run")]
+# Monkey-patch points a step may wrap (gpustack_triton_stages.py wraps JITFunction.run and
+# Autotuner.prune_configs).
+_PATCH_POINTS = [("triton.runtime.jit", "JITFunction", "run"), ("triton.runtime.autotuner", "Autotuner", "run"),
+                 ("triton.runtime.autotuner", "Autotuner", "prune_configs")]
 
 
 def snapshot():

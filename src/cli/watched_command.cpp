@@ -48,14 +48,7 @@ nlohmann::json run_timing_json(const run_summary& s, double wall_s) {
 
 void say_run_timing(const run_summary& s, double wall_s) {
   if (s.python_mode.empty()) return;
-  std::string line = fmt::format("gpustack: {:.1f} s in all; steps spent {:.1f} s starting and importing, {:.1f} s running",
-                                 wall_s, s.import_s, s.run_s);
-  if (s.python_mode == "warm")
-    line += fmt::format(" (Python steps in a warm worker, whose {:.1f} s of imports ran beside the steps before them; "
-                        "--fresh gives each its own interpreter)", s.preload_overlapped_s);
-  else
-    line += " (Python steps each in a fresh interpreter: --fresh)";
-  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fprintf(stderr, "gpustack: %s\n", run_timing_text(run_timing_json(s, wall_s)).c_str());
 }
 
 int watched_exit_code(const nlohmann::json& report, const std::vector<probe_result>& results) {

@@ -251,6 +251,7 @@ std::string render_human(const nlohmann::json& report, bool color, size_t width)
   stack_rows(r, out, p);
   findings_block(r, out, p);
   probes_block(r, out, p);
+  if (auto t = run_timing_text(r.value("run", json::object())); !t.empty()) out += wrapped(p.bold("Time") + "  ", 6, t, p);
   if (auto m = r.find("matrix_position"); m != r.end() && m->is_object())
     out += p.bold("Matrix") + "  " + position_line(*m) + "\n";  // not cut: the nearest stack is the point
   size_t issues = json_array_at(r, "issues").size();

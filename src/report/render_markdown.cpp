@@ -155,6 +155,7 @@ std::string render_markdown(const nlohmann::json& report) {
   stack_table(r, out);
   findings_list(r, out);
   probes_table(r, out);
+  if (auto t = run_timing_text(r.value("run", json::object())); !t.empty()) out += "**Time:** " + md(t) + "\n\n";
   if (auto m = r.find("matrix_position"); m != r.end() && m->is_object())
     out += "**Compatibility matrix:** " + md(position_line(*m)) + "\n\n";
   size_t issues = json_array_at(r, "issues").size();

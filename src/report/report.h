@@ -38,6 +38,10 @@ nlohmann::json build_report(const report_input& in, const report_options& opts);
 /// Compact terminal table that reads in one screen, word-wrapped at `width` columns (0: whole
 /// lines, for a pipe or a file); a fix's command is never cut or wrapped.  (report/render_human.cpp)
 std::string render_human(const nlohmann::json& report, bool color, size_t width = 0);
+/// The report's `run` block in words: the wall time, the steps' import and run seconds, and how
+/// the Python steps ran; "" when the block is missing. The terminal view, the Markdown and the
+/// line on stderr after a run all say it this way.                      (report/run_timing.cpp)
+std::string run_timing_text(const nlohmann::json& run);
 /// Issue-ready Markdown with the JSON in a collapsible block.   (report/render_markdown.cpp)
 std::string render_markdown(const nlohmann::json& report);
 /// 0/1/3 from findings and probe statuses (GUIDE exit codes).   (report/report_json.cpp)
