@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "support/run_binary.h"
 
 namespace gs {
@@ -46,6 +48,37 @@ TEST(OutputShape, EveryReportingCommandTakesTheSameOutputOptions) {
   EXPECT_EQ(std::fread(head, 1, 1, f), 1u);
   std::fclose(f);
   EXPECT_EQ(head[0], '{');
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST(OutputShape, EveryCommandWithPythonStepsTakesFresh) {
+  for (const char* cmd : {"probe", "probe fla", "train-smoke"}) {
+    gs::testing::run_output o = gs::testing::run_gpustack(std::string(cmd) + " --help");
+    EXPECT_NE(o.out.find("--fresh"), std::string::npos) << cmd << ":\n" << o.out;
+  }
+}
+
+TEST(OutputShape, TheReportSaysHowThePythonStepsRanAndWhereTheTimeWent) {
+  for (const bool fresh : {false, true}) {
+    gs::testing::run_output o =
+        gs::testing::run_gpustack(std::string("probe selftest.py.pass --no-matrix --json") + (fresh ? " --fresh" : ""));
+    ASSERT_NE(o.rc, 2) << o.err;  // findings about this machine may make it 1; the step itself passes
+    nlohmann::json r = nlohmann::json::parse(o.out);
+    ASSERT_EQ(r["probes"][0]["status"], "pass") << o.out;
+    EXPECT_EQ(r["run"]["python_steps"], fresh ? "fresh" : "warm") << r["run"].dump();
+    EXPECT_GE(r["run"]["wall_s"].get<double>(), r["run"]["import_s"].get<double>());
+    const nlohmann::json& step = r["probes"][0]["data"];
+    EXPECT_EQ(step["worker"]["mode"], fresh ? "fresh" : "forked") << step.dump();
+    EXPECT_TRUE(step.contains("import_s") && step.contains("run_s")) << step.dump();
+    // One sentence on stderr with the same figures (say_run_timing).
+    EXPECT_NE(o.err.find("s in all; the steps spent"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find(fresh ? "each in a fresh interpreter" : "in a warm worker"), std::string::npos) << o.err;
+  }
 }
 
 }  // namespace
