@@ -54,6 +54,13 @@ struct gpu_info {
   int kfd_node = -1;                ///< KFD topology node index (CPU nodes counted)
   int render_minor = -1;            ///< /dev/dri/renderD<minor>
   std::string family;               ///< "rdna4", "rdna3", "cdna3", ...
+  // The PCIe path from the root complex to the GPU (detect/pci_bus.h read_pcie_path): the
+  // narrowest link on it as trained now, and the narrowest any link on it could train at. Width is
+  // fixed once trained, so x4 of x16 means a slot, riser or seating problem; speed drops at idle
+  // (link power management) and says little without load. 0 = unknown (no sysfs link files).
+  int pcie_width = 0, pcie_max_width = 0;
+  double pcie_gts = 0, pcie_max_gts = 0;  ///< GT/s per lane: 2.5, 5, 8, 16, 32, 64
+  std::string pcie_narrowest;             ///< the device whose link is narrowest ("0000:01:00.0")
   // NVIDIA only
   std::string compute_capability;   ///< "9.0"
   // Identifiers: redacted (stable hash) unless --include-identifiers.

@@ -1,8 +1,9 @@
 // The detection order: identity (for redaction) and environment first (the Python finder reads VIRTUAL_ENV), then host,
-// GPUs, device access (needs the render minors), toolkits, Python.
+// GPUs and their PCIe links, device access (needs the render minors), toolkits, Python.
 #include "detect/detect.h"
 
 #include "detect/identity.h"
+#include "detect/pci_bus.h"
 
 namespace gs {
 
@@ -13,6 +14,7 @@ machine_facts detect_machine(const sysroot& sys, const detect_options& opts) {
   detect_host(sys, facts);
   detect_amd(sys, facts);
   detect_nvidia(sys, facts);
+  for (gpu_info& g : facts.gpus) fill_pcie_link(sys, g.pci_address, g);  // whoever found the GPU
   detect_access(sys, facts);
   detect_toolkits(sys, facts);
   detect_python(sys, opts, facts);

@@ -4,6 +4,8 @@
 #include "detect/read_issue.h"
 #include "core/text_scan.h"
 
+#include <cstdlib>
+
 namespace gs {
 namespace {
 
@@ -37,6 +39,67 @@ pci_function read_pci_function(const sysroot& sys, const std::string& dir, const
     f.driver = slash == std::string::npos ? *link : link->substr(slash + 1);
   }
   return f;
+}
+
+namespace {
+
+/// "16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s PCIe" -> GT/s; 0 for "Unknown" or garbage.
+double parse_gts(const std::optional<std::string>& text) {
+  if (!text) return 0;
+  std::string t(scan::trim(*text));
+  char* end = nullptr;
+  double v = std::strtod(t.c_str(), &end);
+  return end != t.c_str() && v > 0 && v < 1000 ? v : 0;
+}
+
+int parse_lanes(const std::optional<std::string>& text) {
+  if (!text) return 0;
+  auto v = scan::parse_u64(scan::trim(*text));
+  return v && *v > 0 && *v <= 32 ? static_cast<int>(*v) : 0;
+}
+
+}  // namespace
+
+pcie_path_link read_pcie_path(const sysroot& sys, const std::string& address) {
+  pcie_path_link out;
+  // /sys/bus/pci/devices/ADDR -> ../../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/.../ADDR
+  std::vector<std::string> dirs;
+  std::optional<std::string> link = sys.readlink("/sys/bus/pci/devices/" + address);
+  size_t at = link ? link->find("devices/") : std::string::npos;
+  if (at != std::string::npos) {
+    std::string path = "/sys/devices";
+    for (std::string_view part : scan::split(std::string_view(*link).substr(at + 8), '/')) {
+      if (part.empty()) continue;
+      path += "/" + std::string(part);
+      if (!part.starts_with("pci")) dirs.push_back(path);  // "pci0000:00" is the root bus itself
+    }
+  } else {
+    dirs.push_back("/sys/bus/pci/devices/" + address);
+  }
+  for (const std::string& dir : dirs) {
+    int w = parse_lanes(sys.read_text(dir + "/current_link_width"));
+    int mw = parse_lanes(sys.read_text(dir + "/max_link_width"));
+    double s = parse_gts(sys.read_text(dir + "/current_link_speed"));
+    double ms = parse_gts(sys.read_text(dir + "/max_link_speed"));
+    if (w && (!out.width || w < out.width)) {
+      out.width = w;
+      out.narrowest = dir.substr(dir.rfind('/') + 1);
+    }
+    if (mw && (!out.max_width || mw < out.max_width)) out.max_width = mw;
+    if (s > 0 && (out.gts == 0 || s < out.gts)) out.gts = s;
+    if (ms > 0 && (out.max_gts == 0 || ms < out.max_gts)) out.max_gts = ms;
+  }
+  return out;
+}
+
+void fill_pcie_link(const sysroot& sys, const std::string& address, gpu_info& g) {
+  if (address.empty()) return;
+  pcie_path_link l = read_pcie_path(sys, address);
+  g.pcie_width = l.width;
+  g.pcie_max_width = l.max_width;
+  g.pcie_gts = l.gts;
+  g.pcie_max_gts = l.max_gts;
+  g.pcie_narrowest = l.narrowest;
 }
 
 std::vector<pci_function> list_pci_gpus(const sysroot& sys, uint32_t vendor, machine_facts& facts) {

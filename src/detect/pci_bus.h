@@ -28,6 +28,21 @@ pci_function read_pci_function(const sysroot& sys, const std::string& dir, const
 /// Every display-class (0x03xxxx) or accelerator-class (0x12xxxx) function of `vendor`, by address.
 std::vector<pci_function> list_pci_gpus(const sysroot& sys, uint32_t vendor, machine_facts& facts);
 
+/// The narrowest PCIe link between the root complex and the function `address`: every device
+/// on its sysfs path (root port, the card's own switch ports, the function) that has link files,
+/// current and max, width and speed. A discrete AMD card sits behind a switch on the card itself,
+/// whose internal links always train x16, so the function's own link files alone miss a slot or
+/// riser that narrows the link to the host. Missing files are no issue (virtual functions,
+/// trimmed container sysfs): the fields stay 0.
+struct pcie_path_link {
+  int width = 0, max_width = 0;  ///< min over the path of current / max lanes
+  double gts = 0, max_gts = 0;   ///< min over the path of current / max GT/s
+  std::string narrowest;         ///< address of the device with the fewest current lanes
+};
+pcie_path_link read_pcie_path(const sysroot& sys, const std::string& address);
+/// The link of `address` into `g` (pcie_* fields).
+void fill_pcie_link(const sysroot& sys, const std::string& address, gpu_info& g);
+
 /// "1002:7551" from vendor and device.
 std::string pci_id_text(uint32_t vendor, uint32_t device);
 

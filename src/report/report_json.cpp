@@ -29,7 +29,7 @@ json host_json(const host_info& h, bool identifiers) {
 }
 
 json gpu_json(const gpu_info& g) {
-  return {
+  json j = {
       {"vendor", g.vendor},
       {"arch", g.arch},
       {"name", g.name},
@@ -47,6 +47,10 @@ json gpu_json(const gpu_info& g) {
       {"compute_capability", g.compute_capability},
       {"serial", g.serial},
   };
+  if (g.pcie_width || g.pcie_max_width || g.pcie_gts > 0)
+    j["pcie"] = {{"width", g.pcie_width}, {"max_width", g.pcie_max_width}, {"gts", g.pcie_gts},
+                 {"max_gts", g.pcie_max_gts}, {"narrowest", g.pcie_narrowest}};
+  return j;
 }
 
 json library_json(const library_info& l) {

@@ -26,6 +26,14 @@ const knowledge_base& builtin() {
   return kb;
 }
 
+/// The GPU's PCIe path trained at `width` lanes where it could run `max_width`.
+machine_facts with_pcie(machine_facts f, int width, int max_width) {
+  f.gpus.at(0).pcie_width = width;
+  f.gpus.at(0).pcie_max_width = max_width;
+  f.gpus.at(0).pcie_narrowest = "0000:00:01.1";
+  return f;
+}
+
 struct rule_case {
   std::string id;
   std::function<machine_facts()> fires;
@@ -257,6 +265,9 @@ const std::vector<rule_case>& cases() {
       {"GS-HIP-008", [] { return r9700(); }, [] { return r9700(); }, std::nullopt, "RuntimeError: No HIP GPUs are available",
        "uname: 5.15.167.4-microsoft-standard-WSL2\nRuntimeError: No HIP GPUs are available"},
       {"GS-HOST-020", [] { return dev_group(dev_error(0, "EACCES"), "root"); }, [] { return dev_error(0, "EACCES"); }},
+      // x4 of x16 warns; x8 of x16 (a shared x16) is GS-HOST-026's note, and a full link is silent.
+      {"GS-HOST-025", [] { return with_pcie(r9700(), 4, 16); }, [] { return with_pcie(r9700(), 8, 16); }},
+      {"GS-HOST-026", [] { return with_pcie(h200(), 8, 16); }, [] { return with_pcie(h200(), 16, 16); }},
       {"GS-HOST-023", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
        "Unable to open /dev/kfd read-write: Permission denied\nalice is not member of \"root\" group, the default DRM access group.",
        "Unable to open /dev/kfd read-write: Permission denied\nroot is not member of \"root\" group"},
