@@ -11,6 +11,7 @@
 
 #include "rules/condition.h"
 #include "rules/gpu_env.h"
+#include "rules/text_template.h"
 #include "inspect/device_code_facts.h"
 
 namespace gs {
@@ -366,8 +367,18 @@ const std::vector<builtin_fact_doc>& builtin_fact_docs() {
   return docs;
 }
 
+/// "match.N" -> N, "match.N.version" -> N (version set), else 0: the capture groups of the error
+/// line a text rule matched, as facts its conditions can compare ("the GPU's compute capability
+/// is below the one the error asks for").
+static int capture_fact(std::string_view key, bool& as_version) {
+  as_version = key.size() == 15 && key.substr(7) == ".version";
+  return capture_index(as_version ? key.substr(0, 7) : key);
+}
+
 std::optional<fact_info> lookup_fact(std::string_view key, const kb_data* kb) {
   if (const builtin* b = find_builtin(key)) return fact_info{b->doc.type, static_cast<unsigned>(b->doc.scope)};
+  bool as_version = false;
+  if (capture_fact(key, as_version)) return fact_info{as_version ? fact_type::version : fact_type::string, 0};
   if (key.rfind("env.", 0) == 0) {
     if (!valid_env_name(key.substr(4))) return std::nullopt;
     return fact_info{fact_type::string, 0};
@@ -393,6 +404,7 @@ std::optional<fact_info> lookup_fact(std::string_view key, const kb_data* kb) {
 
 bool fact_is_unknown(std::string_view key, const fact_context& c, bool is_set) {
   if (!c.facts || !c.facts->coverage.partial) return false;
+  if (key.rfind("match.", 0) == 0) return false;  // read from the matched line itself: known or not there
   // What a paste can never show: these are computed over the whole machine, so the value a
   // partial fact set gives them (0 GPUs, no device nodes, no masks) would be a guess.
   static constexpr std::string_view machine_only[] = {
@@ -415,6 +427,11 @@ bool fact_is_unknown(std::string_view key, const fact_context& c, bool is_set) {
 std::optional<fact_value> resolve_fact(std::string_view key, const fact_context& c) {
   if (!c.facts) return std::nullopt;
   if (const builtin* b = find_builtin(key)) return b->get(c);
+  bool as_version = false;
+  if (int n = capture_fact(key, as_version)) {
+    if (!c.captures || static_cast<size_t>(n) > c.captures->size() || (*c.captures)[n - 1].empty()) return std::nullopt;
+    return as_version ? ver((*c.captures)[n - 1]) : str((*c.captures)[n - 1]);
+  }
   if (key.rfind("env.", 0) == 0) {
     const std::string* v = env_of(*c.facts, key.substr(4));
     if (!v) return std::nullopt;

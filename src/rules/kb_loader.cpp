@@ -72,6 +72,18 @@ const std::string* get_string(const toml::table& t, std::string_view key, bool r
   return &n->as_string()->get();
 }
 
+/// The highest N of a `match.N` fact the conditions read (0: none).
+int captures_in(const std::vector<condition>& cs) {
+  int n = 0;
+  auto of = [](const std::string& key) { return capture_index(key.substr(0, std::min<size_t>(key.size(), 7))); };
+  for (const condition& c : cs) {
+    n = std::max(n, of(c.key));
+    for (const operand& o : c.args)
+      if (!o.fact.empty()) n = std::max(n, of(o.fact));
+  }
+  return n;
+}
+
 unsigned scopes_of(const std::vector<condition>& cs, const kb_data& kb) {
   unsigned s = 0;
   for (const condition& c : cs) {
@@ -272,7 +284,7 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
   const toml::source_region& where = t.source();
   bool ok = check_keys(t, {"id", "severity", "title", "evidence", "remediation", "refs", "why", "when", "unless",
                            "escalate", "match_text", "match_requires", "match_excludes", "facts_alone", "when_shown",
-                           "supersedes"}, "[[rule]]", ctx);
+                           "supersedes", "fallback"}, "[[rule]]", ctx);
   rule r;
   r.pos = ctx.pos(where);
   if (const std::string* id = get_string(t, "id", true, where, ctx, ok)) {
@@ -355,6 +367,14 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
       ok = false;
     }
   }
+  if (const toml::node* fb = t.get("fallback")) {
+    if (!fb->is_boolean() || !t.get("match_text")) {
+      ctx.error(fb->source(), "'fallback' is true or false, for a rule with 'match_text'");
+      ok = false;
+    } else {
+      r.fallback = **fb->as_boolean();
+    }
+  }
   if ((t.get("match_requires") || t.get("match_excludes")) && !t.get("match_text")) {
     ctx.error(where, "'match_requires' and 'match_excludes' narrow 'match_text': the rule has none");
     ok = false;
@@ -392,6 +412,9 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
     }
   }
   r.scopes |= scopes_of(r.when, out) | scopes_of(r.unless, out) | scopes_of(r.when_shown, out);
+  for (const std::vector<condition>* cs : {&r.when, &r.unless, &r.when_shown})
+    r.captures_used = std::max(r.captures_used, captures_in(*cs));
+  for (const escalation& e : r.escalate) r.captures_used = std::max(r.captures_used, captures_in(e.when));
   // {match.N} names what the error text captured, so every pattern that can fire the rule must
   // be a regex with at least N groups, and the rule cannot fire from facts alone.
   if (r.captures_used > 0) {

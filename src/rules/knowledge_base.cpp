@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "core/assets.h"
@@ -238,6 +239,8 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
   std::vector<alloc_entry> allocs = alloc_entries(facts);
   auto anywhere = [&](const text_pattern& p) { return match_line(p, text, lowered).has_value(); };
   std::vector<finding> out;
+  std::map<std::string, std::string> fallback_line;  // fallback rule id -> the line it matched (one per rule)
+  std::set<std::string> specific_lines;              // lines that a rule other than a fallback matched
   for (const rule& r : data_->rules) {
     std::optional<std::string> line;
     const text_pattern* hit = nullptr;
@@ -256,15 +259,19 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
     // facts show to be false silences the rule (a gfx12 pipeliner rule on an NVIDIA card); one
     // they cannot decide (pasted text that does not name the GPU) leaves it standing, listed as
     // unknown so the user knows what would confirm it.
-    for_each_context(r.scopes, facts, *data_, allocs, [&](const fact_context& ctx) {
+    for_each_context(r.scopes, facts, *data_, allocs, [&](const fact_context& scoped) {
+      fact_context ctx = scoped;
+      ctx.captures = &captures;  // match.N facts: what the line itself says
       std::vector<std::string> unknown;
       truth when = conditions_truth(r.when, ctx, &unknown);
       if (when == truth::no) return;
       if (!r.when_shown.empty() && conditions_truth(r.when_shown, ctx) != truth::yes) return;
       if (!r.unless.empty() && conditions_truth(r.unless, ctx) == truth::yes) return;
-      fact_context with_captures = ctx;
-      with_captures.captures = &captures;
-      finding f = make_finding(r, with_captures);
+      finding f = make_finding(r, ctx);
+      if (r.fallback)
+        fallback_line[r.id] = *line;
+      else
+        specific_lines.insert(*line);
       // The rule's own evidence is shown when its conditions were seen to hold or when it is
       // built from the match itself ({match.N}); otherwise the matched line says it all.
       bool own = (when == truth::yes && !r.when.empty()) || r.captures_used > 0;
@@ -275,6 +282,11 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
       out.push_back(std::move(f));
     });
   }
+  // A fallback reads a kind of line generically; a rule that matched the very same line knows it better.
+  std::erase_if(out, [&](const finding& f) {
+    auto fb = fallback_line.find(f.id);
+    return fb != fallback_line.end() && specific_lines.count(fb->second) > 0;
+  });
   sort_and_dedupe(out);
   drop_superseded(out);
   return out;

@@ -105,8 +105,13 @@ struct rule {
   /// For a specific cause that a generic rule also catches (an iGPU visible next to the discrete
   /// card vs "rocBLAS lacks this arch"), whose generic fix would mislead.
   std::vector<std::string> supersedes;
-  /// The highest N of a `{match.N}` placeholder in its templates (0: none): the N-th capture group
-  /// of the match_text regex that matched, so one rule can name what the error names.
+  /// A generic reading of a kind of error line (a stated compute-capability or arch requirement):
+  /// dropped when a rule that is not a fallback matched the same line, since that one knows the
+  /// line's own cause and fix.
+  bool fallback = false;
+  /// The highest N of a `{match.N}` placeholder in its templates or a `match.N` fact in its
+  /// conditions (0: none): the N-th capture group of the match_text regex that matched, so one
+  /// rule can name and compare what the error names.
   int captures_used = 0;
   source_pos pos;                       ///< the [[rule]] header
   unsigned scopes = 0;                  ///< fact_scope bits used anywhere in the rule

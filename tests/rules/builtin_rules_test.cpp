@@ -416,6 +416,14 @@ const std::vector<rule_case>& cases() {
       {"GS-EXT-009", [] { return nv_gpu("sm_70", "Tesla V100-SXM2-32GB"); }, [] { return h200(); }, severity::warn,
        "flash_attention not supported when I set attn_implementation=\"flash_attention_2\"",
        "flash_attention not supported when I set attn_implementation=\"flash_attention_2\""},
+      // The stated-requirement fallbacks (gates.toml) compare what the line asks for with the GPU:
+      // silent on a GPU that meets it.
+      {"GS-GATE-001", [] { return nv_gpu("sm_70", "Tesla V100-SXM2-32GB"); }, [] { return h200(); }, severity::fail,
+       "ValueError: punica LoRA kernels require compute capability >= 8.0",
+       "ValueError: punica LoRA kernels require compute capability >= 8.0"},
+      {"GS-GATE-004", [] { return nv_gpu("sm_75", "Tesla T4"); }, [] { return h200(); }, severity::fail,
+       "RuntimeError: SageAttention only supports Ampere GPUs or newer.",
+       "RuntimeError: SageAttention only supports Ampere GPUs or newer."},
       {"GS-VLLM-209", [] { return nv_gpu("sm_61", "NVIDIA GeForce GTX 1080 Ti"); }, [] { return nv_gpu("sm_75", "Tesla T4"); },
        severity::warn, "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup", "vllm serve Qwen/Qwen2.5-7B-Instruct fails at startup"},
       // Ollama on Linux with an RDNA2 GPU other than gfx1030 (no debug line): the documented override; the

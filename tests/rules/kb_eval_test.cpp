@@ -256,6 +256,73 @@ TEST(KbEval, AnOptionalGroupThatDidNotMatchWithholdsTheFix) {
   EXPECT_EQ(fs[0].unknown_facts, std::vector<std::string>{"match.2"});
 }
 
+knowledge_base load_kb_text(const std::string& t) {
+  std::vector<kb_error> errors;
+  knowledge_base kb = knowledge_base::load({{"m.toml", "schema = 1\n" + t}}, errors);
+  for (const kb_error& e : errors) ADD_FAILURE() << e.to_string();
+  return kb;
+}
+
+TEST(KbEval, CaptureFactsCompareWhatTheLineAsksForWithTheMachine) {
+  // match.2.version is the compute capability the line asks for: silent on a GPU at or above it.
+  knowledge_base kb = load_kb_text(
+      "[[rule]]\nid = \"GS-T-001\"\nseverity = \"fail\"\ntitle = \"gate\"\nevidence = \"needs {match.2}\"\n"
+      "remediation = \"use a GPU of {match.2}+\"\n"
+      "match_text = [{ regex = '([a-z ]+) requires? compute capability >= (\\d+\\.\\d)' }]\n"
+      "[rule.when]\nmatch.1 = { regex = \"lora\" }\n"
+      "[rule.unless]\ngpu.compute_capability = { ge = { fact = \"match.2.version\" } }\n");
+  const std::string line = "ValueError: punica lora kernels require compute capability >= 8.0\n";
+  machine_facts v100 = test::h200();
+  v100.coverage.partial = true;
+  v100.gpus[0].compute_capability = "7.0";
+  std::vector<finding> fs = kb.match_error_text(line, v100);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].evidence.rfind("needs 8.0; error text matched", 0), 0u) << fs[0].evidence;
+  EXPECT_EQ(fs[0].remediation, "use a GPU of 8.0+");
+  machine_facts h200 = test::h200();
+  h200.coverage.partial = true;
+  EXPECT_TRUE(kb.match_error_text(line, h200).empty()) << "9.0 >= 8.0";
+  machine_facts unknown_gpu;
+  unknown_gpu.coverage.partial = true;
+  EXPECT_EQ(kb.match_error_text(line, unknown_gpu).size(), 1u) << "the line alone stands when the GPU is not shown";
+  EXPECT_TRUE(kb.match_error_text("flash kernels require compute capability >= 8.0\n", v100).empty())
+      << "match.1 is the feature the line names: not LoRA here";
+  EXPECT_TRUE(kb.evaluate(v100).empty()) << "no line, no captures";
+}
+
+TEST(KbLoader, CaptureFactsInConditionsNeedARegexWithThatManyGroups) {
+  std::vector<kb_error> errors;
+  knowledge_base::load({{"m.toml", "schema = 1\n[[rule]]\nid = \"GS-T-001\"\nseverity = \"warn\"\ntitle = \"t\"\n"
+                                   "evidence = \"e\"\nremediation = \"r\"\nmatch_text = [{ regex = '(a)' }]\n"
+                                   "[rule.when]\nmatch.3 = { set = true }\n"}},
+                       errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].to_string().find("{match.3} is a capture group"), std::string::npos) << errors[0].to_string();
+}
+
+TEST(KbEval, AFallbackGivesWayToARuleThatMatchedTheSameLine) {
+  std::string rules =
+      "[[rule]]\nid = \"GS-T-001\"\nseverity = \"fail\"\ntitle = \"generic\"\nevidence = \"e\"\nremediation = \"r\"\n"
+      "fallback = true\nmatch_text = [{ regex = 'gfx[0-9]+ is not supported' }]\n"
+      "[[rule]]\nid = \"GS-T-002\"\nseverity = \"warn\"\ntitle = \"specific\"\nevidence = \"e\"\nremediation = \"r\"\n"
+      "match_text = [\"gfx1103 is not supported\"]\n[rule.when]\nhost.os_id = \"ubuntu\"\n";
+  knowledge_base kb = load_kb_text(rules);
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  auto fired = [&](const char* text) {
+    std::vector<std::string> out;
+    for (const finding& f : kb.match_error_text(text, pasted)) out.push_back(f.id);
+    return out;
+  };
+  EXPECT_EQ(fired("amdgpu [0] gfx1103 is not supported\n"),
+            std::vector<std::string>{"GS-T-002"});
+  EXPECT_EQ(fired("amdgpu [0] gfx906 is not supported\n"),
+            std::vector<std::string>{"GS-T-001"});
+  pasted.host.os_id = "windows";  // the specific rule is silenced by the facts: the fallback stands
+  EXPECT_EQ(fired("amdgpu [0] gfx1103 is not supported\n"),
+            std::vector<std::string>{"GS-T-001"});
+}
+
 }  // namespace
 }  // namespace gs
 
