@@ -7,7 +7,8 @@
 # report proves the forcing took: num_stages_seen must be [stage].
 #
 # GPUSTACK_ARGS: as fla_triton.py ({"stage", "B", "T", "H", "HV", "K", "V", "chunk", "dtype",
-# "seed", "backward", "spin", "iters"}) plus "backward_refused_at" (a depth where FLA already refused
+# "seed", "backward", "spin", "iters"}) plus "quick_autotune" (bool, default on: shorter autotune
+# benchmarks at a forced depth, QUICK_BENCH_MS), "backward_refused_at" (a depth where FLA already refused
 # its backward as FLA#640 in this run: report that instead of running it again) and
 # "default_timing" (bool: after everything else,
 # time FLA at its own configs with nothing forced; default on for CUDA, off for HIP, where
@@ -71,6 +72,42 @@ def autotuners():
     return found
 
 
+# Autotune benchmarks at a forced depth: Triton's do_bench runs each config for 25 ms of warmup
+# and 100 ms of timing (~0.13 s a config; FLA's forward autotunes ~40 configs once num_stages is
+# forced and deduplicated, ~5 s a depth). The probe asks whether every config compiles and runs
+# right at this depth, which the first launches show; the timing only picks the config whose
+# run_ms is reported, and 5 + 20 ms still ranks configs that differ by more than a few percent.
+# FLA at its own configs (time_defaults, stage 0) keeps Triton's defaults.
+QUICK_BENCH_MS = (5, 20)
+
+
+def reset_autotuners(quick=False):
+    """Forget every autotune result (a depth must benchmark its own configs, also when an earlier
+    depth ran in this interpreter: the warm worker runs FLA's steps in one process) and set the
+    benchmark length: Triton's own, or QUICK_BENCH_MS. Returns the autotuners touched."""
+    found = autotuners()
+    bench = None
+    if quick:
+        import triton.testing
+        bench = lambda kernel_call, quantiles: triton.testing.do_bench(
+            kernel_call, warmup=QUICK_BENCH_MS[0], rep=QUICK_BENCH_MS[1], quantiles=quantiles)
+    for at in found:
+        cache = getattr(at, "cache", None)
+        if isinstance(cache, dict):
+            cache.clear()
+        saved = at.__dict__.pop("_gs_saved_bench", None)
+        if saved is not None:  # undo an earlier step's quick benchmarks
+            at.__dict__.pop("do_bench", None)
+            at.num_warmups, at.num_reps = saved
+        if bench is not None:
+            # Triton >= 3.2 benchmarks through the do_bench cached_property (an instance attribute
+            # of that name wins); 3.0/3.1 pass num_warmups/num_reps to do_bench: set both.
+            at.__dict__["_gs_saved_bench"] = (getattr(at, "num_warmups", None), getattr(at, "num_reps", None))
+            at.__dict__["do_bench"] = bench
+            at.num_warmups, at.num_reps = QUICK_BENCH_MS
+    return found
+
+
 def timed_runs(torch, fn, iters):
     return statistics.median(gs.event_times_ms(torch, fn, iters))
 
@@ -127,10 +164,7 @@ def time_defaults(torch, chunk_fn, inputs, iters, data):
     gs.phase("default")
     stages.activate(None, mode="observe")
     stages.seen(reset=True)
-    for at in autotuners():
-        cache = getattr(at, "cache", None)
-        if isinstance(cache, dict):
-            cache.clear()
+    reset_autotuners(quick=False)
     q, k, v, g, beta = inputs
     call = lambda: chunk_fn(q, k, v, g=g, beta=beta, use_qk_l2norm_in_kernel=True, output_final_state=True)
     t0 = time.monotonic()
@@ -200,6 +234,9 @@ def main(data):
         kf = k.repeat_interleave(c["HV"] // c["H"], dim=2)
         data["gva"] = "q/k repeated: FLA < 0.5.0 has no grouped value heads"
     call = lambda: chunk_fn(qf, kf, v, g=g, beta=beta, use_qk_l2norm_in_kernel=True, output_final_state=True)
+    quick = stage > 0 and fla_args.flag(raw, "quick_autotune", True)
+    data["autotuners"] = len(reset_autotuners(quick=quick))
+    data["autotune_bench_ms"] = list(QUICK_BENCH_MS) if quick else "triton default"
 
     gs.phase("compile")
     t0 = time.monotonic()

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <future>
 
 #include "core/assets.h"
 #include "kernels/gdn_v2_layout.h"
@@ -96,14 +97,19 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
           {"fla.default_timing", !s.stages.empty() && stage == s.stages.front() ? "true" : "false"}};
 }
 
-// The Python backends run forked from the warm worker, which imports torch and Triton once (both
-// leave the GPU uninitialised): each depth keeps a process, a GPU context and Triton/FLA module
-// state of its own (FLA's autotuner caches and gpustack's num_stages hook included), as with a
-// fresh interpreter, and skips those imports (measured on the H200: torch + Triton + transformers
-// 5.7 s, then torch._dynamo + torch._inductor, which FLA's ops pull in, 4.2 s; none initialises
-// the GPU). FLA itself (fla.utils 0.8 s, fla.ops 4.0 s) is imported by each step: fla.utils asks
-// Triton's driver for the device at import, which initialises it.
-const warm_python fla_warm{{"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"}, false};
+// The Python backends skip the imports of torch, Triton and transformers (5.7 s on the H200), then
+// torch._dynamo + torch._inductor, which FLA's ops pull in (4.2 s), through the run's warm worker.
+// The triton backend runs forked from its fork server (none of those initialises the GPU), so each
+// depth has a process and a GPU context of its own. The fla backend runs in the worker's shared
+// interpreter instead: FLA itself (fla.utils 0.8 s, fla.ops 4.0 s) initialises the GPU at import
+// (fla.utils asks Triton's driver for the device), so a fork server cannot hold it, and importing
+// it once instead of at each of four depths saves ~15 s of a warm `probe fla`. What a depth must
+// not inherit from the one before is undone: fla_fla.py drops every autotune result
+// (reset_autotuners), the worker restores Triton's patched entry points, gpustack's modules and the
+// environment, and an interpreter whose step failed (an illegal address poisons the context) is
+// replaced before the next depth. `--fresh` still gives every depth a new interpreter.
+const warm_python fla_triton_warm{{"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"}, false};
+const warm_python fla_fla_warm{{"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"}, true};
 
 probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids) {
   ids.push_back("fla." + backend + ".stages" + std::to_string(stage));
@@ -113,9 +119,9 @@ probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::
             {}, true, true, run_fla_native};
   if (backend == "triton")
     return {id, "gated delta rule as a Triton kernel launched with num_stages = this depth", {}, true, true,
-            run_triton_step, fla_warm};
+            run_triton_step, fla_triton_warm};
   return {id, "flash-linear-attention's chunk_gated_delta_rule with num_stages forced to this depth", {}, true,
-          true, run_fla_step, fla_warm};
+          true, run_fla_step, fla_fla_warm};
 }
 
 int fla_backward_refused_stage(const probe_result& r) {
@@ -321,12 +327,19 @@ probe_result run_fla_native(const probe_context& ctx) {
   // and finite). Those heads use the first and last q/k heads, so grouping errors show.
   std::vector<int> heads = {0};
   if (s.HV > 1) heads.push_back(s.HV - 1);
+  // One thread a head: ~0.75 s of fp64 recurrence each at the default shape (B2 T4096 K=V=128),
+  // which every depth pays again; each thread holds its own [B,T,HV,V] output (134 MB there).
+  std::vector<std::future<gdn_error>> checks;
+  for (int hv : heads)
+    checks.push_back(std::async(std::launch::async, [&, hv] {
+      std::vector<double> o_ref, ht_ref;
+      gdn_recurrent_ref(in, 0, o_ref, ht_ref, 0, s.B, hv, hv + 1);
+      return gdn_compare(s, got_o.data(), got_ht.data(), o_ref, ht_ref, 0, s.B, hv, hv + 1);
+    }));
   double max_abs = 0, rel = 0;
-  for (int hv : heads) {
-    std::vector<double> o_ref, ht_ref;
-    gdn_recurrent_ref(in, 0, o_ref, ht_ref, 0, s.B, hv, hv + 1);
+  for (std::future<gdn_error>& c : checks) {
+    gdn_error e = c.get();
     ctx.heartbeat();
-    gdn_error e = gdn_compare(s, got_o.data(), got_ht.data(), o_ref, ht_ref, 0, s.B, hv, hv + 1);
     max_abs = std::max(max_abs, e.max_abs);
     rel = std::max(rel, e.rel);
   }

@@ -52,5 +52,48 @@ TEST(TritonStagesAutotune, ObservingLeavesEveryConfig) {
   EXPECT_EQ(autotune("None", "observe"), "observe 12 0 [2, 3, 4]");
 }
 
+/// fla_fla.py's reset_autotuners over one of "FLA's" autotuners that already holds a result, as in
+/// the warm worker's shared interpreter after an earlier depth: "benched-after-reset bench-args"
+/// for a quick reset, then a default one.
+std::string reset_and_bench() {
+  test::temp_dir dir;
+  for (const char* a : {"probes/python/fla_fla.py", "probes/python/fla_args.py", "probes/python/gs_protocol.py",
+                        "probes/python/gpustack_triton_stages.py", "kernels/triton/gdn_ref.py"}) {
+    std::optional<std::string_view> src = find_asset(a);
+    EXPECT_TRUE(src) << a;
+    std::string path(a);
+    std::ofstream(dir.path + "/" + path.substr(path.rfind('/') + 1)) << (src ? *src : "");
+  }
+  std::ofstream(dir.path + "/run.py")
+      << "import sys, types, triton\n"
+         "from triton.runtime.autotuner import Autotuner, Config\n"
+         "import fla_fla as ff  # its main() skips here (no torch)\n"
+         "a = Autotuner(triton.jit(lambda: None), [Config({'BV': 32}), Config({'BV': 64})])\n"
+         "a.run()  # an earlier depth's result\n"
+         "sys.modules['fla.ops.fake'] = types.SimpleNamespace(kernel=types.SimpleNamespace(fn=a))\n"
+         "out = []\n"
+         "for quick in (True, False):\n"
+         "    a.benched, a.bench_args = [], []\n"
+         "    n = len(ff.reset_autotuners(quick=quick))\n"
+         "    a.run()\n"
+         "    out.append('%d:%d:%s' % (n, len(a.benched), sorted(set(a.bench_args))))\n"
+         "print('RESULT ' + ' '.join(out).replace(' ', ''))\n";
+  std::string out;
+  int rc = test::shell("cd '" + dir.path + "' && env -u GPUSTACK_TRITON_STAGES_CAP PYTHONPATH='" + dir.path + ":" +
+                           GPUSTACK_TEST_FIXTURES + "/python_fakes/triton36' python3 run.py",
+                       &out);
+  EXPECT_EQ(rc, 0) << out;
+  size_t at = out.find("RESULT ");
+  if (at == std::string::npos) return out;
+  std::string line = out.substr(at + 7);
+  return line.substr(0, line.find('\n'));
+}
+
+TEST(TritonStagesAutotune, EachDepthBenchmarksAgainAndQuickBenchmarksAreUndoneAfter) {
+  // Both resets forget the earlier result (every config benchmarked again); the quick one
+  // benchmarks 5 + 20 ms, and the next reset gives Triton's own 25 + 100 ms back.
+  EXPECT_EQ(reset_and_bench(), "1:2:[(5,20)]1:2:[(25,100)]");
+}
+
 }  // namespace
 }  // namespace gs
