@@ -8,6 +8,7 @@
 #include "core/text_scan.h"
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
+#include "explain/solved_prose.h"
 #include "python/pep503.h"
 
 namespace gs {
@@ -396,8 +397,11 @@ paste_reading read_paste(std::string_view text) {
   detect_text_kinds(s);
   assemble(s, out);
   out.kinds = s.kinds;
-  for (const std::string& l : out.lines) {
-    out.error_text += l;
+  // A sentence about a problem the reporter already solved is not the error to diagnose: its
+  // line stays, empty, so line numbers hold.
+  std::vector<bool> solved = solved_problem_lines(out.lines);
+  for (size_t i = 0; i < out.lines.size(); ++i) {
+    if (!solved[i]) out.error_text += out.lines[i];
     out.error_text += '\n';
   }
   out.error_text += s.extra_error_text;
