@@ -13,21 +13,12 @@
 
 #include "sys/child_spawn.h"
 #include "watch/watch.h"
+#include "sys/fd_io.h"
 
 namespace gs {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
 
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
@@ -159,23 +150,11 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
     }
   });
   const auto t0 = clock_type::now();
-  bool out_open = true, err_open = true, died = false;
+  bool died = false;
   int wstatus = 0;
-  std::string chunk;
-  while (done.is_null() && (out_open || err_open)) {
-    pollfd fds[2] = {{out_open ? out_fd_ : -1, POLLIN, 0}, {err_open ? err_fd_ : -1, POLLIN, 0}};
-    ::poll(fds, 2, 100);
-    for (int k = 0; k < 2; ++k) {
-      bool& open = k == 0 ? out_open : err_open;
-      if (!open) continue;
-      chunk.clear();
-      bool still = drain(k == 0 ? out_fd_ : err_fd_, chunk);
-      col.feed(k == 0, chunk);
-      if (!still) {
-        col.finish(k == 0);
-        open = false;
-      }
-    }
+  output_streams streams{{out_fd_, err_fd_}};
+  while (done.is_null() && streams.any_open()) {
+    streams.pump(col);
     if (done.is_null() && ::waitpid(pid_, &wstatus, WNOHANG) == pid_) {
       died = true;
       break;
@@ -188,7 +167,7 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
       break;
     }
   }
-  if (!died && done.is_null() && !out_open && !err_open && pid_ > 0) {
+  if (!died && done.is_null() && !streams.any_open() && pid_ > 0) {
     // Both streams ended without a done line: the interpreter is exiting (an inline step that
     // crashed it), and its exit can lag the close of its pipes. Wait for it, as a fresh run does
     // (script_runner.cpp); the step's phase deadline still bounds this wait.
@@ -198,11 +177,8 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
     died = r == pid_;
   }
   if (died) {  // what it wrote before dying still counts
-    for (int k = 0; k < 2; ++k) {
-      chunk.clear();
-      drain(k == 0 ? out_fd_ : err_fd_, chunk);
-      col.feed(k == 0, chunk);
-    }
+    streams.read_rest(col, 0);
+    streams.read_rest(col, 1);
     col.finish(true);
     col.finish(false);
     col.close(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
@@ -212,9 +188,7 @@ python_probe_outcome python_worker::run(const probe_context& ctx, const python_p
     ready_ = false;
     close_fds();
   } else if (!done.is_null()) {
-    chunk.clear();
-    drain(err_fd_, chunk);  // stderr flushed before the done line
-    col.feed(false, chunk);
+    streams.read_rest(col, 1);  // stderr flushed before the done line
     int code = done.contains("exit") && done["exit"].is_number_integer() ? done["exit"].get<int>() : 0;
     int sig = done.contains("signal") && done["signal"].is_number_integer() ? done["signal"].get<int>() : 0;
     col.close(sig ? -1 : code, sig);

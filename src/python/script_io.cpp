@@ -2,6 +2,7 @@
 #include "python/script_io.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <ftw.h>
 #include <unistd.h>
 
@@ -90,6 +91,29 @@ bool drain(int fd, std::string& into) {
     if (errno == EINTR) continue;
     return errno == EAGAIN || errno == EWOULDBLOCK;
   }
+}
+
+void output_streams::pump(output_collector& col, const std::function<void(bool, std::string_view)>& raw) {
+  pollfd fds[2] = {{open[0] ? fd[0] : -1, POLLIN, 0}, {open[1] ? fd[1] : -1, POLLIN, 0}};
+  ::poll(fds, 2, 100);
+  std::string chunk;
+  for (int k = 0; k < 2; ++k) {
+    if (!open[k]) continue;
+    chunk.clear();
+    bool still = drain(fd[k], chunk);
+    col.feed(k == 0, chunk);
+    if (raw) raw(k == 0, chunk);
+    if (!still) {
+      col.finish(k == 0);
+      open[k] = false;
+    }
+  }
+}
+
+void output_streams::read_rest(output_collector& col, int which) {
+  std::string chunk;
+  drain(fd[which], chunk);
+  col.feed(which == 0, chunk);
 }
 
 void output_collector::feed(bool from_stdout, std::string_view bytes) {

@@ -67,4 +67,17 @@ class output_collector {
   std::vector<gs_line_event> events_;
 };
 
+/// An interpreter's stdout and stderr, read in rounds by the loops that run a script (fresh, in
+/// script_runner.cpp, and in the warm worker): each round waits up to 100 ms for either, feeds
+/// what arrived to the collector (and to `raw`, when given) and closes a stream at its EOF.
+struct output_streams {
+  int fd[2];  ///< stdout, stderr (non-blocking)
+  bool open[2] = {true, true};
+  bool any_open() const { return open[0] || open[1]; }
+  void pump(output_collector& col, const std::function<void(bool from_stdout, std::string_view)>& raw = {});
+  /// What is left in one stream now (0: stdout, 1: stderr), without waiting: the output of an
+  /// interpreter that died, or stderr flushed before a done line.
+  void read_rest(output_collector& col, int which);
+};
+
 }  // namespace gs

@@ -86,25 +86,14 @@ python_probe_outcome run_python_script(const probe_context& ctx, const python_pr
   std::optional<transcript> raw;
   if (keep_dir) raw.emplace(*keep_dir, req.script, req.args);
   auto t0 = clock_type::now();
-  bool out_open = true, err_open = true, exited = false, killed = false;
+  bool exited = false, killed = false;
   int wstatus = 0;
   clock_type::time_point exited_at{};
-  std::string chunk;
-  while (out_open || err_open) {
-    pollfd fds[2] = {{out_open ? out_pipe[0] : -1, POLLIN, 0}, {err_open ? err_pipe[0] : -1, POLLIN, 0}};
-    ::poll(fds, 2, 100);
-    for (int k = 0; k < 2; ++k) {
-      bool& open = k == 0 ? out_open : err_open;
-      if (!open) continue;
-      chunk.clear();
-      bool still = drain(k == 0 ? out_pipe[0] : err_pipe[0], chunk);
-      col.feed(k == 0, chunk);
-      if (raw) raw->append(k == 0, chunk);
-      if (!still) {
-        col.finish(k == 0);
-        open = false;
-      }
-    }
+  output_streams streams{{out_pipe[0], err_pipe[0]}};
+  while (streams.any_open()) {
+    streams.pump(col, [&](bool from_stdout, std::string_view bytes) {
+      if (raw) raw->append(from_stdout, bytes);
+    });
     if (!exited && ::waitpid(pid, &wstatus, WNOHANG) == pid) {
       exited = true;
       exited_at = clock_type::now();

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "core/sha256.h"
+#include "sys/fd_io.h"
 
 namespace gs {
 
@@ -113,17 +114,7 @@ runtime_status jit_cache::put(const std::string& key, const std::vector<char>& i
                        sha256_hex(std::string_view(image.data(), image.size())) + "\n";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return runtime_status::failure("open", errno, tmp + ": " + std::strerror(errno));
-  auto write_all = [fd](const char* p, size_t n) {
-    while (n > 0) {
-      ssize_t w = ::write(fd, p, n);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return false;
-      p += w;
-      n -= static_cast<size_t>(w);
-    }
-    return true;
-  };
-  bool ok = write_all(header.data(), header.size()) && write_all(image.data(), image.size());
+  bool ok = write_all(fd, header) && write_all(fd, std::string_view(image.data(), image.size()));
   int err = ok ? 0 : errno;
   if (::close(fd) != 0 && ok) {
     ok = false;

@@ -12,20 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "sys/sysroot.h"
+#include "sys/fd_io.h"
 
 namespace gs {
 namespace {
-
-bool write_all(int fd, const std::string& s) {
-  size_t off = 0;
-  while (off < s.size()) {
-    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    off += static_cast<size_t>(n);
-  }
-  return true;
-}
 
 }  // namespace
 

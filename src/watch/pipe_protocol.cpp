@@ -1,5 +1,6 @@
 // Wire format of the watchdog pipe (see pipe_protocol.h).
 #include "watch/pipe_protocol.h"
+#include "sys/fd_io.h"
 
 #include <unistd.h>
 
@@ -9,14 +10,9 @@
 namespace gs {
 
 void pipe_reporter::send(std::string_view bytes) {
-  // Called with mu_ held. A short write is retried; a failed one (parent gone: EPIPE) is dropped,
-  // because the child has nobody left to tell.
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
+  // Called with mu_ held. A failed write (parent gone: EPIPE) is dropped, because the child has
+  // nobody left to tell.
+  (void)write_all(fd_, bytes);
 }
 
 void pipe_reporter::phase(std::string_view name) {

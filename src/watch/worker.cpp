@@ -15,20 +15,10 @@
 
 #include "core/monotonic_time.h"
 #include "watch/pipe_protocol.h"
+#include "sys/fd_io.h"
 
 namespace gs {
 namespace {
-
-bool read_exact(int fd, char* p, size_t n) {
-  while (n > 0) {
-    ssize_t r = ::read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
-}
 
 /// The next request, or false at EOF (the parent closed the channel: time to go).
 bool read_request(int fd, std::string& into) {
@@ -48,16 +38,6 @@ bool read_request(int fd, std::string& into) {
     if (len.size() > 20) return false;
   }
   return false;
-}
-
-bool send_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
 }
 
 std::string wait_status_text(int st) {
