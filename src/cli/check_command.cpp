@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "card/card_record.h"
 #include "cli/cli.h"
 #include "detect/detect.h"
 #include "inspect/device_code_facts.h"
@@ -43,6 +44,7 @@ int run_check(const check_args& a) {
   } cleanup{unpacked};
   sysroot sys = root.empty() ? sysroot::live() : sysroot::captured(root);
   machine_facts facts = detect_machine(sys, a.detect);
+  detect_card_state(sys, facts);  // NVML / libdrm live, the snapshot's card record under --sysroot
   detect_device_code(sys, facts);  // GS-BIN: device code of the Python env's GPU libraries (headers only)
   knowledge_base kb;
   if (!load_knowledge_base(a.rule_files, kb)) return exit_usage;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "card/card_record.h"
+#include "card/card_source.h"
 #include "core/status.h"
 #include "probes/probe.h"
 #include "report/report.h"
@@ -22,8 +24,18 @@ watched_start start_watched_command(const detect_options& detect) {
   std::optional<std::string> stale = take_stale_breadcrumb(w.crumbs, current_boot_id());
   if (stale) std::fprintf(stderr, "gpustack: %s\n", stale->c_str());
   w.facts = detect_machine(sys, detect);
+  detect_card_state(sys, w.facts);  // the card's state before the steps (clocks, power, memory held)
   if (stale) w.facts.issues.push_back({w.crumbs.path(), *stale});
   return w;
+}
+
+void watch_sources::attach(runner_options& o, const watched_start& start) const {
+  o.cpu = cpu.get();
+  o.kernel_log = klog.get();
+  o.breadcrumb = &start.crumbs;
+  std::string why;  // no card to watch (cpu, no GPU, no NVML): the steps run without data.card
+  if (!card) card = open_card_source(sysroot::live(), start.facts, o.device, &why);
+  o.card = card.get();
 }
 
 bool gpu_still_answers(const runner_options& o) {

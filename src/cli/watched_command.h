@@ -32,12 +32,10 @@ watched_start start_watched_command(const detect_options& detect);
 struct watch_sources {
   std::unique_ptr<cpu_time_source> cpu = proc_cpu_time_source();
   std::unique_ptr<kernel_log_source> klog = open_kernel_log();
-  /// Point `o` at these sources and at the run's breadcrumbs.
-  void attach(runner_options& o, const watched_start& start) const {
-    o.cpu = cpu.get();
-    o.kernel_log = klog.get();
-    o.breadcrumb = &start.crumbs;
-  }
+  /// The card the run probes (NVML or amdgpu sysfs), opened by attach() once o.device is known.
+  mutable std::unique_ptr<card_sample_source> card;
+  /// Point `o` at these sources and at the run's breadcrumbs; o.device must be set.
+  void attach(runner_options& o, const watched_start& start) const;
 };
 
 /// Whether the GPU still answers after a step hung or crashed: `device.visible` run with `o`

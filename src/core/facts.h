@@ -37,6 +37,50 @@ struct host_info {
   std::string home;            ///< HOME / the passwd entry's home directory
 };
 
+/// One process holding memory on a GPU (NVML's running compute processes). The pid and name
+/// identify the user's work, so the report carries them only with --include-identifiers.
+struct card_process {
+  uint32_t pid = 0;
+  uint64_t used_bytes = 0;  ///< 0 when the driver does not say (MIG without privileges)
+  std::string name;         ///< executable path from NVML, "" when unknown
+};
+
+/// A firmware block's loaded version (AMD: libdrm_amdgpu's amdgpu_query_firmware_version).
+struct card_firmware {
+  std::string name;      ///< "mes", "smc", "psp_sos", "rlc", ...
+  uint32_t version = 0;  ///< as the kernel reports it (packed; formats differ per block)
+  uint32_t feature = 0;  ///< the feature version beside it
+};
+
+/// The card's own state when `check` ran (issue 18): clocks, power, temperature, throttling,
+/// memory held, errors, firmware. NVIDIA from NVML (card/nvml_card.cpp), AMD from the amdgpu
+/// sysfs files (detect/amd_card.cpp) and libdrm_amdgpu. Every value is optional: a library that
+/// is missing, a call the card does not support or a file the container hides leaves it unset.
+struct card_state {
+  std::string source;  ///< "nvml", "sysfs", "sysfs+libdrm", "" when nothing was read
+  std::optional<double> clock_sm_mhz, clock_sm_max_mhz;    ///< shader / graphics clock (AMD sclk)
+  std::optional<double> clock_mem_mhz, clock_mem_max_mhz;  ///< memory clock (AMD mclk)
+  std::optional<double> power_w;                  ///< board power draw now
+  std::optional<double> power_limit_w;            ///< the cap in force
+  std::optional<double> power_default_limit_w;    ///< the cap the card ships with
+  std::optional<double> temp_c;                   ///< GPU (edge/die) temperature
+  std::optional<int> pstate;                      ///< NVIDIA performance state: 0 = P0 (fastest) .. 15
+  std::string perf_level;                         ///< AMD power_dpm_force_performance_level ("auto", "low", ...)
+  std::optional<double> busy_percent;             ///< utilisation now (NVML gpu %, amdgpu gpu_busy_percent)
+  std::optional<std::vector<std::string>> throttle_reasons;  ///< decoded clock-event reasons; empty = none
+  std::optional<int> pcie_gen, pcie_max_gen;      ///< the GPU's own link as the driver sees it
+  std::optional<int> pcie_lanes, pcie_max_lanes;
+  std::optional<double> vram_used_bytes, vram_total_bytes;
+  std::optional<int> compute_processes;           ///< processes holding a compute context on it
+  std::vector<card_process> processes;            ///< their pids and names (report: identifiers only)
+  std::optional<bool> ecc_enabled;
+  std::optional<double> ecc_uncorrected;          ///< volatile (since boot) uncorrected ECC errors
+  std::optional<bool> mig_enabled;                ///< NVIDIA MIG mode in force
+  std::string compute_partition;                  ///< AMD current_compute_partition ("SPX", "CPX")
+  std::string vbios;                              ///< VBIOS version ("113-D7090100-100", "96.00.A5.00.01")
+  std::vector<card_firmware> firmware;
+};
+
 /// A GPU as the kernel sees it. AMD: KFD topology + DRM + PCI. NVIDIA: /proc/driver/nvidia + PCI.
 struct gpu_info {
   std::string vendor;           ///< "amd" | "nvidia"
@@ -61,6 +105,7 @@ struct gpu_info {
   int pcie_width = 0, pcie_max_width = 0;
   double pcie_gts = 0, pcie_max_gts = 0;  ///< GT/s per lane: 2.5, 5, 8, 16, 32, 64
   std::string pcie_narrowest;             ///< the device whose link is narrowest ("0000:01:00.0")
+  card_state card;                  ///< clocks, power, throttling, memory held, errors, firmware
   // NVIDIA only
   std::string compute_capability;   ///< "9.0"
   // Identifiers: redacted (stable hash) unless --include-identifiers.

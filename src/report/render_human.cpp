@@ -9,6 +9,7 @@
 
 #include "core/byte_size.h"
 #include "matrix/stack_position.h"
+#include "report/card_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
 #include "report/text_wrap.h"
@@ -107,6 +108,9 @@ void gpu_table(const json& r, std::string& out, const painter& p) {
                        cut(json_text_at(g, {"arch"}), 8), cut(json_text_at(g, {"name"}), 34),
                        num(g, "vram_bytes") > 0 ? gib_number(num(g, "vram_bytes")) : "?", cus > 0 ? std::to_string(cus) : "?",
                        wave > 0 ? std::to_string(wave) : "?");
+    // The card's own state under its row, wrapped like every other line of the view.
+    if (std::string c = card_summary(g); !c.empty()) out += "     " + word_wrap("card: " + c, p.width, 5) + "\n";
+    if (std::string fw = card_firmware_summary(g); !fw.empty()) out += "     " + word_wrap("firmware: " + fw, p.width, 5) + "\n";
   }
 }
 

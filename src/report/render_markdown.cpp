@@ -8,6 +8,7 @@
 
 #include "core/byte_size.h"
 #include "matrix/stack_position.h"
+#include "report/card_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
 
@@ -78,6 +79,8 @@ void stack_table(const json& r, std::string& out) {
     rows.push_back({fmt::format("GPU {}", i), code(json_text_at(g, {"name"})) + " " + md(json_text_at(g, {"arch"})) + ", " +
                                                   gib(g.is_object() && g.contains("vram_bytes") ? g["vram_bytes"] : json()) + ", wave" + json_text_at(g, {"wave_size"}) +
                                                   ", " + md(json_text_at(g, {"pci_id"}))});
+    if (std::string c = card_summary(g); !c.empty()) rows.push_back({fmt::format("GPU {} state", i), md(c)});
+    if (std::string fw = card_firmware_summary(g); !fw.empty()) rows.push_back({fmt::format("GPU {} firmware", i), md(fw)});
   }
   const json& s = json_object_at(r, "stack");
   if (!json_text_at(s, {"driver", "nvidia", "version"}).empty()) rows.push_back({"NVIDIA driver", code(json_text_at(s, {"driver", "nvidia", "version"}))});

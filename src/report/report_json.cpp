@@ -3,6 +3,7 @@
 // tree. exit_code_for reads the same tree, so `check` and a saved report agree on the code.
 #include <ctime>
 
+#include "card/card_fields.h"
 #include "core/utc_time.h"
 #include "report/redact.h"
 #include "report/report.h"
@@ -28,7 +29,31 @@ json host_json(const host_info& h, bool identifiers) {
   return j;
 }
 
-json gpu_json(const gpu_info& g) {
+/// gpus[].card: the card_fields table, unknown fields left out; processes (pid, memory, name)
+/// only with --include-identifiers, their count always.
+json card_json(const card_state& c, bool identifiers) {
+  json j = json::object();
+  for (const card_text_field& f : card_text_fields())
+    if (!(c.*f.member).empty()) j[f.key] = c.*f.member;
+  for (const card_number_field& f : card_number_fields())
+    if (auto v = card_number(c, f)) j[f.key] = *v;
+  for (const card_flag_field& f : card_flag_fields())
+    if (auto v = c.*f.member) j[f.key] = *v;
+  if (c.throttle_reasons) j["throttle_reasons"] = *c.throttle_reasons;
+  if (identifiers && !c.processes.empty()) {
+    json ps = json::array();
+    for (const card_process& p : c.processes) ps.push_back({{"pid", p.pid}, {"used_bytes", p.used_bytes}, {"name", p.name}});
+    j["processes"] = std::move(ps);
+  }
+  if (!c.firmware.empty()) {
+    json fw = json::array();
+    for (const card_firmware& f : c.firmware) fw.push_back({{"name", f.name}, {"version", f.version}, {"feature", f.feature}});
+    j["firmware"] = std::move(fw);
+  }
+  return j;
+}
+
+json gpu_json(const gpu_info& g, bool identifiers) {
   json j = {
       {"vendor", g.vendor},
       {"arch", g.arch},
@@ -50,6 +75,7 @@ json gpu_json(const gpu_info& g) {
   if (g.pcie_width || g.pcie_max_width || g.pcie_gts > 0)
     j["pcie"] = {{"width", g.pcie_width}, {"max_width", g.pcie_max_width}, {"gts", g.pcie_gts},
                  {"max_gts", g.pcie_max_gts}, {"narrowest", g.pcie_narrowest}};
+  if (!g.card.source.empty()) j["card"] = card_json(g.card, identifiers);
   return j;
 }
 
@@ -185,7 +211,7 @@ nlohmann::json build_report(const report_input& in, const report_options& opts) 
   static const machine_facts kEmpty;
   const machine_facts& f = in.facts ? *in.facts : kEmpty;
   json gpus = json::array();
-  for (const gpu_info& g : f.gpus) gpus.push_back(gpu_json(g));
+  for (const gpu_info& g : f.gpus) gpus.push_back(gpu_json(g, opts.include_identifiers));
   json access = json::array();
   for (const device_access& a : f.access)
     access.push_back({{"path", a.path},   {"exists", a.exists}, {"ok", a.ok},

@@ -4,6 +4,8 @@
 // directories as directories; the file itself is stored with redacted contents. Listed
 // directories keep their other names as empty placeholders, so a replayed listing matches.
 #include "report/snapshot.h"
+
+#include "card/card_record.h"
 #include "sys/subprocess_capture.h"
 #include <filesystem>
 #include <cstdlib>
@@ -345,6 +347,10 @@ bool write_snapshot(const sysroot& sys, const touched_paths& touched, const reda
   if (ok && !grp.empty()) ok = tar.add_dir("etc", {0755, 0, 0, mtime}) && tar.add_file("etc/group", grp, {0644, 0, 0, mtime});
   names.insert("/etc");
   names.insert("/etc/group");
+  for (auto& [path, text] : opts.generated) {
+    std::string name = path.starts_with("/") ? path.substr(1) : path;
+    if (ok && names.insert("/" + name).second) ok = tar.add_file(name, red.scrub(text), {0644, 0, 0, mtime});
+  }
   for (auto& [real, e] : tree.entries()) {
     if (!ok) break;
     std::string name = red.scrub(real);
@@ -378,11 +384,18 @@ bool write_snapshot(const sysroot& sys, const touched_paths& touched, const reda
 bool take_snapshot(const sysroot& sys, const snapshot_options& opts, const std::string& out, snapshot_result& res,
                    std::string& err) {
   machine_facts facts;
-  touched_paths touched = record_touched(sys, [&](const sysroot& s) { facts = detect_machine(s, opts.detect); });
+  touched_paths touched = record_touched(sys, [&](const sysroot& s) {
+    facts = detect_machine(s, opts.detect);
+    detect_card_state(s, facts);  // captured: reads (and so keeps) the tree's own card record
+  });
   detect_identity(sys, facts);  // unrecorded: the hostname file is never part of a snapshot
   redactor red = redactor::for_facts(facts, opts.include_identifiers, serial_style::same_shape);
   red.add_secret_values(sys.environment());
-  return write_snapshot(sys, touched, red, snapshot_env(sys, facts), opts, out, res, err);
+  snapshot_options with_card = opts;
+  if (sys.is_live())  // what the libraries said, which no file of the tree can replay
+    if (std::string rec = card_record_text(facts, opts.include_identifiers); !rec.empty())
+      with_card.generated[std::string(kCardRecordPath)] = rec;
+  return write_snapshot(sys, touched, red, snapshot_env(sys, facts), with_card, out, res, err);
 }
 
 std::string unpack_snapshot(const std::string& archive, std::string& error) {

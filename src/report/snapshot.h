@@ -21,6 +21,9 @@ struct snapshot_options {
   bool include_identifiers = false;  ///< keep hostname/user/IPs/serials in files (never secrets)
   size_t max_file_bytes = 1u << 20;  ///< bigger files are left out and listed in the manifest
   std::string created_utc;           ///< "" = now
+  /// Files no read produced, written at these paths as given (redacted like the rest): the card
+  /// record of what NVML / libdrm said (card/card_record.h), which take_snapshot fills.
+  std::map<std::string, std::string> generated;
 };
 
 /// How one path was touched: the errno the access ended in (an error beats success beats

@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 
+#include "card/card_fields.h"
 #include "rules/condition.h"
 #include "rules/gpu_env.h"
 #include "rules/text_template.h"
@@ -180,8 +182,66 @@ struct builtin {
 #define F(key, type, scope, doc, body) \
   builtin { {key, fact_type::type, fact_scope::scope, doc}, [](const fact_context& c) -> std::optional<fact_value> body }
 
+/// a / b to three places; unset when either is unknown.
+std::optional<fact_value> ratio(const std::optional<double>& a, const std::optional<double>& b) {
+  return a && b && *b > 0 ? num(std::round(*a / *b * 1000) / 1000) : std::nullopt;
+}
+
+/// gpu.<key> for every figure of the card_fields table (the card's own state, issue 18), plus the
+/// ratios the rules compare against (a cap far below the default, memory others hold).
+void add_card_facts(std::vector<builtin>& t) {
+  static std::deque<std::string> keys;  // the table's keys are views: these own their text
+  auto key = [](std::string k) -> std::string_view { return keys.emplace_back(std::move(k)); };
+  for (const card_number_field& f : card_number_fields())
+    t.push_back({{key(std::string("gpu.") + f.key), fact_type::number, fact_scope::gpu, f.help},
+                 [&f](const fact_context& c) -> std::optional<fact_value> {
+                   if (!c.gpu) return std::nullopt;
+                   auto v = card_number(c.gpu->card, f);
+                   return v ? num(*v) : std::nullopt;
+                 }});
+  for (const card_text_field& f : card_text_fields())
+    t.push_back({{key(std::string("gpu.card_") + f.key), fact_type::string, fact_scope::gpu, f.help},
+                 [&f](const fact_context& c) -> std::optional<fact_value> { return c.gpu ? str(c.gpu->card.*f.member) : std::nullopt; }});
+  for (const card_flag_field& f : card_flag_fields())
+    t.push_back({{key(std::string("gpu.") + f.key), fact_type::boolean, fact_scope::gpu, f.help},
+                 [&f](const fact_context& c) -> std::optional<fact_value> {
+                   if (!c.gpu || !(c.gpu->card.*f.member)) return std::nullopt;
+                   return boolean(*(c.gpu->card.*f.member));
+                 }});
+  t.push_back(F("gpu.power_limit_fraction", number, gpu, "power_limit_w / power_default_limit_w: 0.5 is a cap at half the card's default",
+                { return c.gpu ? ratio(c.gpu->card.power_limit_w, c.gpu->card.power_default_limit_w) : std::nullopt; }));
+  t.push_back(F("gpu.vram_used_fraction", number, gpu, "vram_used_bytes / vram_total_bytes",
+                { return c.gpu ? ratio(c.gpu->card.vram_used_bytes, c.gpu->card.vram_total_bytes) : std::nullopt; }));
+  t.push_back(F("gpu.clock_sm_fraction", number, gpu, "clock_sm_mhz / clock_sm_max_mhz",
+                { return c.gpu ? ratio(c.gpu->card.clock_sm_mhz, c.gpu->card.clock_sm_max_mhz) : std::nullopt; }));
+  t.push_back(F("gpu.throttle_reasons", string, gpu,
+                "why the clocks are held now, ', '-separated (gpu_idle, sw_power_cap, hw_slowdown, sw_thermal_slowdown, "
+                "hw_thermal_slowdown, hw_power_brake, ...); 'none' when nothing holds them; unset when unknown",
+                { return c.gpu ? str(throttle_text(c.gpu->card)) : std::nullopt; }));
+  t.push_back(F("gpu.thermal_throttle", boolean, gpu, "a thermal slowdown reason (sw or hw) holds the clocks now",
+                { if (!c.gpu || !c.gpu->card.throttle_reasons) return std::nullopt;
+                  for (const std::string& r : *c.gpu->card.throttle_reasons) if (is_thermal_reason(r)) return boolean(true);
+                  return boolean(false); }));
+  t.push_back(F("gpu.idle", boolean, gpu, "the card says it is idle (NVML gpu_idle reason, or 0% busy)",
+                { if (!c.gpu) return std::nullopt;
+                  const card_state& k = c.gpu->card;
+                  if (k.throttle_reasons)
+                    for (const std::string& r : *k.throttle_reasons) if (r == "gpu_idle") return boolean(true);
+                  if (k.busy_percent) return boolean(*k.busy_percent == 0);
+                  return k.throttle_reasons ? boolean(false) : std::nullopt; }));
+  t.push_back(F("gpu.firmware", string, gpu, "loaded firmware as name=0xVERSION, ', '-separated (AMD, libdrm_amdgpu)",
+                { if (!c.gpu) return std::nullopt;
+                  std::string s; char buf[32];
+                  for (const card_firmware& f : c.gpu->card.firmware) {
+                    std::snprintf(buf, sizeof buf, "=0x%08x", f.version);
+                    s += (s.empty() ? "" : ", ") + f.name + buf;
+                  }
+                  return str(s); }));
+}
+
 const std::vector<builtin>& builtins() {
-  static const std::vector<builtin> table = {
+  static const std::vector<builtin> table = [] {
+    std::vector<builtin> t = {
       F("host.ram_bytes", number, global, "MemTotal in bytes", { return num_known(double(c.facts->host.ram_total_bytes)); }),
       F("host.ram_available_bytes", number, global, "MemAvailable in bytes", { return num_known(double(c.facts->host.ram_available_bytes)); }),
       F("host.swap_bytes", number, global, "SwapTotal in bytes (0 is a real value; unset when /proc/meminfo was unreadable)",
@@ -298,7 +358,10 @@ const std::vector<builtin>& builtins() {
       F("alloc.problems", string, alloc, "values torch rejects at the first allocation, '; '-separated; unset when none",
         { if (!c.alloc) return std::nullopt; std::string s; for (const auto& p : c.alloc->conf.problems) s += (s.empty() ? "" : "; ") + p; return str(s); }),
       F("alloc.conflict", boolean, alloc, "another allocator variable is set to a different value", { return c.alloc ? boolean(c.alloc->conflict) : std::nullopt; }),
-  };
+    };
+    add_card_facts(t);
+    return t;
+  }();
   return table;
 }
 #undef F

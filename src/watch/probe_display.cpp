@@ -2,6 +2,7 @@
 #include "watch/probe_display.h"
 
 #include "probes/probe_options.h"
+#include "watch/card_sampler.h"
 
 #include <fmt/format.h>
 
@@ -28,6 +29,8 @@ std::string progress_final_line(size_t index, size_t total, const probe_result& 
   std::string line = fmt::format("{} {} ... {}", counter(index, total), r.id, to_string(r.outcome));
   if (r.outcome == status::hang || r.outcome == status::crash) line += " in " + r.phase;
   if (r.outcome != status::skip) line += " " + seconds(r.duration_ms / 1000.0);
+  // The card while it ran (watch/card_sampler.h): clocks and power beside the step's figure.
+  if (std::string card = card_samples_line(r.data); !card.empty()) line += " [" + card + "]";
   if (r.outcome != status::pass && !r.detail.empty()) {
     // One screen line: the full text is in the report.
     std::string d = r.detail.size() > 120 ? r.detail.substr(0, 117) + "..." : r.detail;

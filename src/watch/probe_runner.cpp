@@ -11,6 +11,7 @@
 #include "watch/probe_runner.h"
 
 #include "core/utc_time.h"
+#include "watch/card_sampler.h"
 #include "watch/probe_worker.h"
 
 namespace gs {
@@ -138,7 +139,13 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
       std::vector<std::pair<std::string, std::chrono::steady_clock::time_point>> phase_starts;
       {
         crumb_keeper crumb(o.breadcrumb, spec);
+        // The card while the step runs, read from here (the parent), never from the child. Its
+        // thread starts at the first word from the watch loop, i.e. after the step's child was
+        // forked: a child forked while the sampler held NVML's lock would inherit the lock held
+        // and hang in its own nvmlInit (the CUDA runtime reads the driver version through NVML).
+        card_sampler sampler(spec.uses_gpu ? o.card : nullptr);
         auto on_phase = [&](std::string_view p) {
+          sampler.start();
           // A step that reports "start" itself continues the runner's own "start".
           if (phase_starts.empty() || phase_starts.back().first != p)
             phase_starts.emplace_back(std::string(p), std::chrono::steady_clock::now());
@@ -149,6 +156,7 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
           emit(pe);
         };
         auto on_tick = [&](double t) {
+          sampler.start();
           runner_event te = base;
           te.kind = runner_event::tick;
           te.elapsed_s = t;
@@ -162,6 +170,8 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
           r = run_probe(spec, o, on_phase, on_tick);
           if (spec.warm) r.data["worker"] = {{"mode", "fresh"}};
         }
+        sampler.stop();
+        if (spec.uses_gpu && o.card) attach_card_samples(r, sampler.samples(), o.card->name(), sampler.period());
         if (!phase_starts.empty() && (r.data.is_object() || r.data.is_null())) {
           const auto end = std::chrono::steady_clock::now();
           nlohmann::json spans = nlohmann::json::array();

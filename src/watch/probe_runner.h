@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "card/card_source.h"
 #include "probes/probe.h"
 #include "watch/breadcrumb.h"
 #include "watch/kernel_log.h"
@@ -38,6 +39,9 @@ struct runner_options {
   cpu_time_source* cpu = nullptr;                   ///< null: no no-progress check
   kernel_log_source* kernel_log = nullptr;          ///< null: no kernel-log capture
   const breadcrumb_file* breadcrumb = nullptr;      ///< null: no breadcrumb
+  /// The probed card, read about ten times a second in this process while each GPU step runs
+  /// (watch/card_sampler.h: data.card); null: no sampling.
+  card_sample_source* card = nullptr;
   /// --fresh: every Python step in its own child and interpreter, as before issue 16. Otherwise
   /// the steps with probe_spec::warm run in the run's warm worker (watch/probe_worker.h).
   bool fresh_python = false;

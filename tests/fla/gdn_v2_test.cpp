@@ -107,7 +107,7 @@ TEST(GdnV2Compile, EveryDepthForSm80AndSm90WithNvrtcUsesMmaAndCpAsync) {
     }
   // The instructions themselves, in the PTX nvcc makes of the same source (NVRTC gives a cubin).
   if (!test::run("command -v nvcc >/dev/null")) GTEST_SKIP() << "nvcc not on PATH: the PTX check needs it";
-  const std::string dir = testing::TempDir() + "/gdn_v2_ptx";
+  const std::string dir = ::testing::TempDir() + "/gdn_v2_ptx";
   std::filesystem::create_directories(dir);
   for (auto& [name, text] : device_headers()) test::write_file(dir + "/" + name, text);
   test::write_file(dir + "/gdn_chunk_v2.cu", std::string(*find_asset("kernels/gdn_chunk_v2.cu")));
@@ -138,7 +138,7 @@ TEST(GdnV2Compile, EveryDepthForGfx90aAndGfx1030WithComgr) {
 
 TEST(GdnV2Compile, MatrixInstructionsForCdnaRdna3AndRdna4WithClang19) {
   if (!test::run("command -v clang-19 >/dev/null")) GTEST_SKIP() << "clang-19 not installed (scripts/install-deps.sh --test installs it)";
-  const std::string dir = testing::TempDir() + "/gdn_v2_isa";
+  const std::string dir = ::testing::TempDir() + "/gdn_v2_isa";
   std::filesystem::create_directories(dir);
   for (auto& [name, text] : device_headers()) test::write_file(dir + "/" + name, text);
   test::write_file(dir + "/shim.h", hip_rtc_shim());

@@ -1,0 +1,160 @@
+// card_sampler (card_sampler.h): the thread, the summary, the terminal words.
+#include "watch/card_sampler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "card/card_fields.h"
+
+namespace gs {
+
+card_sampler::card_sampler(card_sample_source* src, std::chrono::milliseconds period) : src_(src), period_(period) {}
+
+card_sampler::~card_sampler() { stop(); }
+
+void card_sampler::take() {
+  card_sample s;
+  s.t_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  if (!src_->read(s.card)) return;
+  std::lock_guard<std::mutex> g(mu_);
+  samples_.push_back(std::move(s));
+}
+
+void card_sampler::start() {
+  if (!src_ || thread_.joinable()) return;
+  t0_ = std::chrono::steady_clock::now();
+  stopping_ = false;
+  take();
+  thread_ = std::thread([this] {
+    std::unique_lock<std::mutex> lk(mu_);
+    while (!cv_.wait_for(lk, period_, [this] { return stopping_; })) {
+      lk.unlock();
+      take();
+      lk.lock();
+    }
+  });
+}
+
+void card_sampler::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  take();
+}
+
+std::vector<card_sample> card_sampler::samples() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return samples_;
+}
+
+namespace {
+
+using nlohmann::json;
+
+double round1(double v) { return std::round(v * 10) / 10; }
+
+/// The figures the sampler reads (card_source.h): the card_fields keys it fills.
+constexpr const char* kMoving[] = {"clock_sm_mhz", "clock_mem_mhz", "power_w", "temp_c", "busy_percent"};
+
+const card_number_field& field(const char* key) {
+  for (const card_number_field& f : card_number_fields())
+    if (std::string_view(f.key) == key) return f;
+  return card_number_fields().front();  // unreachable: kMoving names table keys
+}
+
+json reading_json(const card_sample& s) {
+  json j = {{"t_s", round1(s.t_s)}};
+  for (const char* k : kMoving)
+    if (auto v = card_number(s.card, field(k))) j[k] = round1(*v);
+  if (s.card.throttle_reasons) j["throttle_reasons"] = *s.card.throttle_reasons;
+  return j;
+}
+
+}  // namespace
+
+json card_samples_json(const std::vector<card_sample>& samples, const std::string& source,
+                       std::chrono::milliseconds period) {
+  if (samples.empty()) return nullptr;
+  json j = {{"source", source}, {"samples", samples.size()}, {"period_ms", period.count()}};
+  for (const char* k : kMoving) {
+    double lo = 0, hi = 0, sum = 0;
+    size_t n = 0;
+    for (const card_sample& s : samples) {
+      auto v = card_number(s.card, field(k));
+      if (!v) continue;
+      lo = n ? std::min(lo, *v) : *v;
+      hi = n ? std::max(hi, *v) : *v;
+      sum += *v;
+      ++n;
+    }
+    if (n) j[k] = {{"min", round1(lo)}, {"mean", round1(sum / double(n))}, {"max", round1(hi)}};
+  }
+  // Each reason's share of the readings that had reasons: 0.9 sw_power_cap means the cap held
+  // the clocks for nine tenths of the step.
+  std::map<std::string, size_t> seen;
+  size_t with_reasons = 0;
+  for (const card_sample& s : samples) {
+    if (!s.card.throttle_reasons) continue;
+    ++with_reasons;
+    for (const std::string& r : *s.card.throttle_reasons) ++seen[r];
+  }
+  if (with_reasons) {
+    json t = json::object();
+    for (auto& [r, n] : seen) t[r] = std::round(double(n) / double(with_reasons) * 100) / 100;
+    j["throttle_reasons"] = std::move(t);
+  }
+  j["last"] = reading_json(samples.back());
+  return j;
+}
+
+void attach_card_samples(probe_result& r, const std::vector<card_sample>& samples, const std::string& source,
+                         std::chrono::milliseconds period) {
+  json j = card_samples_json(samples, source, period);
+  if (j.is_null() || !(r.data.is_object() || r.data.is_null())) return;
+  if (r.outcome == status::hang || r.outcome == status::crash) j["at_kill"] = j["last"];
+  r.data["card"] = std::move(j);
+}
+
+std::string card_samples_line(const json& data) {
+  if (!data.is_object() || !data.contains("card") || !data["card"].is_object()) return {};
+  const json& c = data["card"];
+  auto span = [&](const char* key, const char* unit) -> std::string {
+    if (!c.contains(key) || !c[key].is_object()) return {};
+    const json& s = c[key];
+    double lo = s.value("min", 0.0), hi = s.value("max", 0.0), mean = s.value("mean", 0.0);
+    if (lo == hi) return fmt::format("{:.0f} {}", lo, unit);
+    return fmt::format("{:.0f}-{:.0f} {} (mean {:.0f})", lo, hi, unit, mean);
+  };
+  std::vector<std::string> parts;
+  if (auto s = span("clock_sm_mhz", "MHz"); !s.empty()) parts.push_back("SM " + s);
+  if (auto s = span("power_w", "W"); !s.empty()) parts.push_back(s);
+  if (auto s = span("temp_c", "C"); !s.empty()) parts.push_back(s);
+  if (auto s = span("busy_percent", "% busy"); !s.empty()) parts.push_back(s);
+  if (c.contains("throttle_reasons") && c["throttle_reasons"].is_object()) {
+    std::string held;
+    for (auto& [r, share] : c["throttle_reasons"].items())
+      if (r != "gpu_idle" && share.is_number() && share.get<double>() > 0)
+        held += (held.empty() ? "" : ", ") + fmt::format("{} {:.0f}%", r, share.get<double>() * 100);
+    if (!held.empty()) parts.push_back("held by " + held);
+  }
+  if (c.contains("at_kill") && c["at_kill"].is_object()) {
+    const json& k = c["at_kill"];
+    std::string at = "at the kill:";
+    if (k.contains("busy_percent")) at += fmt::format(" {:.0f}% busy", k["busy_percent"].get<double>());
+    if (k.contains("clock_sm_mhz")) at += fmt::format(" SM {:.0f} MHz", k["clock_sm_mhz"].get<double>());
+    if (k.contains("power_w")) at += fmt::format(" {:.0f} W", k["power_w"].get<double>());
+    parts.push_back(at);
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+}  // namespace gs
