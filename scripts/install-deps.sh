@@ -17,6 +17,7 @@ if [ "${1:-}" = "--test" ]; then
     python3 python3-jsonschema
     python3-torch python3-venv  # real torch imports in the warm-worker tests (CPU torch 1.13, 70 MB); a torch-less venv beside it
     libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs  # HIP compile tests, no GPU
+    libdrm-amdgpu1  # the card tests load the real libdrm_amdgpu with no AMD device (librocm-smi-dev brings librocm_smi64)
     chromium  # headless screenshot test of `gpustack matrix show --html` (tests/matrix/matrix_screenshot_test.cpp)
   )
 fi

@@ -4,17 +4,37 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "card/amd_lib_card.h"
 #include "card/card_fields.h"
 #include "card/nvml_card.h"
+#include "sys/forked_call.h"
 
 namespace gs {
+
+namespace {
+
+/// Where the library readers file their issues: these travel in the record, so a replay says
+/// what the captured machine's NVML said, and the forked read hands them back.
+bool library_issue(const detection_issue& i) {
+  return i.source == "NVML" || i.source == "libdrm_amdgpu" || i.source == "rocm-smi";
+}
+
+/// The library reads themselves, in the forked child.
+void read_card_libraries(machine_facts& facts) {
+  detect_nvml_cards(facts);
+  detect_amd_lib_cards(facts);
+}
+
+}  // namespace
 
 std::string card_record_text(const machine_facts& facts, bool identifiers) {
   toml::array gpus;
   for (const gpu_info& g : facts.gpus) {
     const card_state& c = g.card;
     // Only what a library said: sysfs figures replay from the tree's own files.
-    if (c.source.find("nvml") == std::string::npos && c.source.find("libdrm") == std::string::npos) continue;
+    if (c.source.find("nvml") == std::string::npos && c.source.find("libdrm") == std::string::npos &&
+        c.source.find("rocm-smi") == std::string::npos)
+      continue;
     toml::table t{{"pci_address", g.pci_address}};
     for (const card_text_field& f : card_text_fields())
       if (!(c.*f.member).empty()) t.insert_or_assign(f.key, c.*f.member);
@@ -41,11 +61,17 @@ std::string card_record_text(const machine_facts& facts, bool identifiers) {
     }
     gpus.push_back(std::move(t));
   }
-  if (gpus.empty()) return {};
+  toml::array issues;
+  for (const detection_issue& i : facts.issues)
+    if (library_issue(i)) issues.push_back(toml::table{{"source", i.source}, {"message", i.message}});
+  if (gpus.empty() && issues.empty()) return {};
+  toml::table doc;
+  if (!gpus.empty()) doc.insert_or_assign("gpu", gpus);
+  if (!issues.empty()) doc.insert_or_assign("issue", issues);
   std::ostringstream out;
   out << "# gpustack card record: what NVML / libdrm_amdgpu said about each GPU when the snapshot\n"
       << "# was taken (docs/snapshot.md). `check --sysroot` reads it instead of the libraries.\n\n"
-      << toml::table{{"gpu", gpus}} << "\n";
+      << doc << "\n";
   return out.str();
 }
 
@@ -59,6 +85,10 @@ bool apply_card_record(std::string_view text, machine_facts& facts, std::string*
     *err = m.str();
     return false;
   }
+  if (const toml::array* issues = doc["issue"].as_array())
+    for (const toml::node& n : *issues)
+      if (const toml::table* t = n.as_table())
+        facts.issues.push_back({(*t)["source"].value_or(std::string()), (*t)["message"].value_or(std::string())});
   const toml::array* gpus = doc["gpu"].as_array();
   if (!gpus) return true;
   for (const toml::node& n : *gpus) {
@@ -96,7 +126,23 @@ bool apply_card_record(std::string_view text, machine_facts& facts, std::string*
 
 void detect_card_state(const sysroot& sys, machine_facts& facts) {
   if (sys.is_live()) {
-    detect_nvml_cards(facts);
+    bool any = false;  // no child at all on a machine without such a GPU
+    for (const gpu_info& g : facts.gpus) any = any || g.vendor == "nvidia" || (g.vendor == "amd" && g.render_minor >= 0);
+    if (!any) return;
+    // The reads run in a child with a deadline (sys/forked_call.h): NVML can hang on a broken
+    // driver, and `check` must answer anyway. The child hands back a card record, identifiers
+    // included (the report leaves them out unless asked), and its issues.
+    forked_result r = run_forked(
+        [&] {
+          machine_facts copy = facts;
+          copy.issues.clear();
+          read_card_libraries(copy);
+          return card_record_text(copy, true);
+        },
+        kCardReadDeadlineS);
+    std::string err;
+    if (!r.ok) facts.issues.push_back({"card state", "the vendor-library reads (NVML, libdrm_amdgpu) gave nothing: " + r.error});
+    else if (!apply_card_record(r.text, facts, &err)) facts.issues.push_back({"card state", err});
     return;
   }
   auto text = sys.read_text(kCardRecordPath);

@@ -152,6 +152,13 @@ void detect_nvml_cards(machine_facts& facts) {
     facts.issues.push_back({"NVML", "the card's clocks, power and errors are unknown: " + why});
     return;
   }
+  // A GPU the kernel lists but NVML cannot see (a device cgroup that hides its node, a GPU that
+  // fell off the bus after probing) is what CUDA will not see either: say so.
+  unsigned seen = 0, listed = 0;
+  for (const gpu_info& g : facts.gpus) listed += g.vendor == "nvidia";
+  if (s->api().nvmlDeviceGetCount_v2 && s->api().nvmlDeviceGetCount_v2(&seen) == NVML_SUCCESS && seen != listed)
+    facts.issues.push_back({"NVML", "NVML sees " + std::to_string(seen) + " GPU(s) where the kernel lists " +
+                                        std::to_string(listed) + " (a container's device list, or a GPU lost since boot)"});
   for (gpu_info& g : facts.gpus) {
     if (g.vendor != "nvidia" || g.pci_address.empty()) continue;
     nvmlDevice_t dev = s->device(g.pci_address, &why);

@@ -1,5 +1,6 @@
-// `gpustack check`: detect, evaluate the knowledge base, report. Reads files only: no Python
-// import, no GPU runtime, so it answers in well under a second even on a broken machine.
+// `gpustack check`: detect, evaluate the knowledge base, report. Reads files, plus the card's
+// state from NVML / libdrm_amdgpu in a forked child with a deadline: no Python import, no GPU
+// runtime, so it answers in well under a second even on a broken machine.
 #include <cstdio>
 #include <filesystem>
 
@@ -79,7 +80,7 @@ int run_check(const check_args& a) {
 }  // namespace
 
 command_spec check_command() {
-  return {"check", "detect the GPU stack and flag what is wrong (reads files only, well under a second)",
+  return {"check", "detect the GPU stack and the card's state, and flag what is wrong (well under a second)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<check_args>();
             add_output_options(sub, a->out);

@@ -11,47 +11,62 @@
 
 namespace gs {
 
-card_sampler::card_sampler(card_sample_source* src, std::chrono::milliseconds period) : src_(src), period_(period) {}
+card_sampler::card_sampler(card_sample_source* src, std::chrono::milliseconds period)
+    : st_(std::make_shared<state>()), period_(period) {
+  st_->src = src;
+  st_->period = period;
+}
 
 card_sampler::~card_sampler() { stop(); }
 
-void card_sampler::take() {
+void card_sampler::state::take() {
   card_sample s;
-  s.t_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  if (!src_->read(s.card)) return;
-  std::lock_guard<std::mutex> g(mu_);
-  samples_.push_back(std::move(s));
+  s.t_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!src->read(s.card)) return;
+  std::lock_guard<std::mutex> g(mu);
+  samples.push_back(std::move(s));
 }
 
 void card_sampler::start() {
-  if (!src_ || thread_.joinable()) return;
-  t0_ = std::chrono::steady_clock::now();
-  stopping_ = false;
-  take();
-  thread_ = std::thread([this] {
-    std::unique_lock<std::mutex> lk(mu_);
-    while (!cv_.wait_for(lk, period_, [this] { return stopping_; })) {
+  if (!st_->src || started_) return;
+  started_ = true;
+  st_->t0 = std::chrono::steady_clock::now();
+  // The thread owns a reference to the state: it may outlive this object if a read hangs.
+  thread_ = std::thread([st = st_] {
+    st->take();
+    std::unique_lock<std::mutex> lk(st->mu);
+    while (!st->cv.wait_for(lk, st->period, [&] { return st->stopping; })) {
       lk.unlock();
-      take();
+      st->take();
       lk.lock();
     }
+    lk.unlock();
+    st->take();  // the reading after the step's end (after the kill, for a hang)
+    lk.lock();
+    st->finished = true;
+    st->cv.notify_all();
   });
 }
 
 void card_sampler::stop() {
   if (!thread_.joinable()) return;
-  {
-    std::lock_guard<std::mutex> g(mu_);
-    stopping_ = true;
+  std::unique_lock<std::mutex> lk(st_->mu);
+  st_->stopping = true;
+  st_->cv.notify_all();
+  // Two seconds: an NVML read takes about a millisecond; one that takes seconds is a hung driver.
+  bool done = st_->cv.wait_for(lk, std::chrono::seconds(2), [&] { return st_->finished; });
+  lk.unlock();
+  if (done) {
+    thread_.join();
+  } else {
+    stuck_ = true;
+    thread_.detach();
   }
-  cv_.notify_all();
-  thread_.join();
-  take();
 }
 
 std::vector<card_sample> card_sampler::samples() const {
-  std::lock_guard<std::mutex> g(mu_);
-  return samples_;
+  std::lock_guard<std::mutex> g(st_->mu);
+  return st_->samples;
 }
 
 namespace {
@@ -115,8 +130,12 @@ json card_samples_json(const std::vector<card_sample>& samples, const std::strin
 }
 
 void attach_card_samples(probe_result& r, const std::vector<card_sample>& samples, const std::string& source,
-                         std::chrono::milliseconds period) {
+                         std::chrono::milliseconds period, bool stuck) {
   json j = card_samples_json(samples, source, period);
+  if (stuck) {
+    if (j.is_null()) j = {{"source", source}, {"samples", 0}, {"period_ms", period.count()}};
+    j["stuck"] = true;
+  }
   if (j.is_null() || !(r.data.is_object() || r.data.is_null())) return;
   if (r.outcome == status::hang || r.outcome == status::crash) j["at_kill"] = j["last"];
   r.data["card"] = std::move(j);
@@ -144,6 +163,7 @@ std::string card_samples_line(const json& data) {
         held += (held.empty() ? "" : ", ") + fmt::format("{} {:.0f}%", r, share.get<double>() * 100);
     if (!held.empty()) parts.push_back("held by " + held);
   }
+  if (c.value("stuck", false)) parts.push_back("the card stopped answering");
   if (c.contains("at_kill") && c["at_kill"].is_object()) {
     const json& k = c["at_kill"];
     std::string at = "at the kill:";

@@ -8,6 +8,7 @@
 #pragma once
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -33,23 +34,33 @@ class card_sampler {
   card_sampler(const card_sampler&) = delete;
   card_sampler& operator=(const card_sampler&) = delete;
 
-  /// One reading at once, then one every period until stop().
+  /// One reading at once (on the thread), then one every period until stop(). Idempotent.
   void start();
-  /// Stop and join; takes one last reading so even a step shorter than the period has two.
+  /// Stop, then one last reading (the one after a kill), so even a short step has two. A read
+  /// that does not return within 2 s (NVML hung in the driver) is left to its thread, which is
+  /// detached: the run goes on, and stuck() says so.
   void stop();
   std::vector<card_sample> samples() const;
   std::chrono::milliseconds period() const { return period_; }
+  /// The card stopped answering: a reading never returned.
+  bool stuck() const { return stuck_; }
 
  private:
-  void take();
-  card_sample_source* src_;
+  // Shared with the thread, so a thread left in a hung read never touches a destroyed sampler.
+  struct state {
+    card_sample_source* src;
+    std::chrono::milliseconds period;
+    std::chrono::steady_clock::time_point t0;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool stopping = false, last_wanted = false, finished = false;
+    std::vector<card_sample> samples;
+    void take();
+  };
+  std::shared_ptr<state> st_;
   std::chrono::milliseconds period_;
-  std::chrono::steady_clock::time_point t0_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
+  bool started_ = false, stuck_ = false;
   std::thread thread_;
-  std::vector<card_sample> samples_;
 };
 
 /// data.card of a step: {"source", "samples", "period_ms", per figure {"min","mean","max"},
@@ -58,9 +69,10 @@ nlohmann::json card_samples_json(const std::vector<card_sample>& samples, const 
                                  std::chrono::milliseconds period);
 
 /// Put card_samples_json into r.data["card"]; for a hang or crash the last reading also goes to
-/// data.card.at_kill, with busy_percent (a card still busy after the kill is wedged).
+/// data.card.at_kill, with busy_percent (a card still busy after the kill is wedged). `stuck`:
+/// a reading never came back (data.card.stuck: the card stopped answering its library).
 void attach_card_samples(probe_result& r, const std::vector<card_sample>& samples, const std::string& source,
-                         std::chrono::milliseconds period);
+                         std::chrono::milliseconds period, bool stuck = false);
 
 /// "SM 1755-1980 MHz (mean 1962), 412-688 W, 41-58 C, 99% busy" from data.card; "" without.
 std::string card_samples_line(const nlohmann::json& data);

@@ -171,7 +171,7 @@ run_summary run_probes(const std::vector<const probe_spec*>& probes, const runne
           if (spec.warm) r.data["worker"] = {{"mode", "fresh"}};
         }
         sampler.stop();
-        if (spec.uses_gpu && o.card) attach_card_samples(r, sampler.samples(), o.card->name(), sampler.period());
+        if (spec.uses_gpu && o.card) attach_card_samples(r, sampler.samples(), o.card->name(), sampler.period(), sampler.stuck());
         if (!phase_starts.empty() && (r.data.is_object() || r.data.is_null())) {
           const auto end = std::chrono::steady_clock::now();
           nlohmann::json spans = nlohmann::json::array();

@@ -105,6 +105,16 @@ TEST(NvmlCard, InitFailureSaysWhy) {
   EXPECT_TRUE(f.gpus[0].card.source.empty());
 }
 
+TEST(NvmlCard, AGpuNvmlCannotSeeIsSaid) {
+  test::scoped_env lib("GPUSTACK_NVML_LIBRARY", GPUSTACK_NVML_DOUBLE);
+  machine_facts f = one_nvidia();
+  f.gpus.push_back(f.gpus[0]);
+  f.gpus[1].pci_address = "0000:41:00.0";
+  detect_nvml_cards(f);
+  EXPECT_EQ(count_issues(f, "NVML", "NVML sees 1 GPU(s) where the kernel lists 2"), 1);
+  EXPECT_EQ(f.gpus[0].card.source, "nvml");  // the one it sees is still read
+}
+
 TEST(NvmlCard, UnknownAddressIsAnIssue) {
   test::scoped_env lib("GPUSTACK_NVML_LIBRARY", GPUSTACK_NVML_DOUBLE);
   machine_facts f = one_nvidia("0000:41:00.0");

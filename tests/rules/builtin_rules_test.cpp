@@ -34,6 +34,26 @@ machine_facts with_pcie(machine_facts f, int width, int max_width) {
   return f;
 }
 
+/// The card's own state (card/card_fields.h) on a sample machine: `set` fills what the case needs.
+machine_facts with_card(machine_facts f, const std::function<void(card_state&)>& set) {
+  card_state& c = f.gpus.at(0).card;
+  c.source = f.gpus[0].vendor == "nvidia" ? "nvml" : "sysfs";
+  c.clock_sm_mhz = 2350;
+  c.clock_sm_max_mhz = 2920;
+  c.vram_total_bytes = double(f.gpus[0].vram_bytes ? f.gpus[0].vram_bytes : 32ull << 30);
+  set(c);
+  return f;
+}
+machine_facts gfx1151(const char* mes) {
+  machine_facts f = r9700();
+  f.gpus[0].arch = "gfx1151";
+  f.gpus[0].name = "Radeon 8060S";
+  return with_card(f, [mes](card_state& c) {
+    c.source = "sysfs+libdrm";
+    c.firmware = {{"mes", uint32_t(std::stoul(mes, nullptr, 16)), 1}, {"mes_kiq", 0x6f, 6}};
+  });
+}
+
 struct rule_case {
   std::string id;
   std::function<machine_facts()> fires;
@@ -267,6 +287,21 @@ const std::vector<rule_case>& cases() {
       {"GS-HOST-020", [] { return dev_group(dev_error(0, "EACCES"), "root"); }, [] { return dev_error(0, "EACCES"); }},
       // x4 of x16 warns; x8 of x16 (a shared x16) is GS-HOST-026's note, and a full link is silent.
       {"GS-HOST-025", [] { return with_pcie(r9700(), 4, 16); }, [] { return with_pcie(r9700(), 8, 16); }},
+      // The card's own state: each rule on the figure it judges, beside a card just inside the line.
+      {"GS-CARD-001", [] { return with_card(r9700(), [](card_state& c) { c.perf_level = "low"; c.clock_sm_mhz = 600; }); },
+       [] { return with_card(r9700(), [](card_state& c) { c.perf_level = "auto"; }); }},
+      {"GS-CARD-002", [] { return with_card(h200(), [](card_state& c) { c.power_limit_w = 400; c.power_default_limit_w = 700; }); },
+       [] { return with_card(h200(), [](card_state& c) { c.power_limit_w = 600; c.power_default_limit_w = 700; }); }},
+      {"GS-CARD-003",
+       [] { return with_card(h200(), [](card_state& c) { c.temp_c = 88; c.throttle_reasons = {{"gpu_idle", "sw_thermal_slowdown"}}; }); },
+       [] { return with_card(h200(), [](card_state& c) { c.temp_c = 84; c.throttle_reasons = {{"sw_thermal_slowdown"}}; c.busy_percent = 100; }); }},
+      {"GS-CARD-004", [] { return with_card(h200(), [](card_state& c) { c.compute_processes = 2; c.vram_used_bytes = 60e9; }); },
+       [] { return with_card(h200(), [](card_state& c) { c.compute_processes = 0; c.vram_used_bytes = 5e8; }); }},
+      {"GS-CARD-005", [] { return with_card(r9700(), [](card_state& c) { c.vram_used_bytes = 12e9; }); },
+       [] { return with_card(r9700(), [](card_state& c) { c.vram_used_bytes = 4e9; }); }},
+      {"GS-CARD-006", [] { return with_card(h200(), [](card_state& c) { c.ecc_enabled = true; c.ecc_uncorrected = 2; }); },
+       [] { return with_card(h200(), [](card_state& c) { c.ecc_enabled = true; c.ecc_uncorrected = 0; }); }},
+      {"GS-CARD-007", [] { return gfx1151("83"); }, [] { return gfx1151("80"); }},
       {"GS-HOST-026", [] { return with_pcie(h200(), 8, 16); }, [] { return with_pcie(h200(), 16, 16); }},
       {"GS-HOST-023", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
        "Unable to open /dev/kfd read-write: Permission denied\nalice is not member of \"root\" group, the default DRM access group.",

@@ -124,5 +124,35 @@ TEST(CardSampler, AHungStepCarriesTheLastReadingAtTheKill) {
   EXPECT_NE(line.find("at the kill: 100% busy SM"), std::string::npos) << line;
 }
 
+/// A card whose fourth reading never returns (NVML hung in the driver): leaked on purpose, since
+/// the sampler leaves the stuck thread behind and it wakes after the test.
+class hanging_card final : public card_sample_source {
+ public:
+  bool read(card_state& c) override {
+    if (reads++ >= 3) std::this_thread::sleep_for(std::chrono::seconds(6));
+    c.clock_sm_mhz = 1500;
+    return true;
+  }
+  std::string name() const override { return "hanging"; }
+  std::atomic<int> reads{0};
+};
+
+TEST(CardSampler, AHungReadDoesNotHangTheRun) {
+  auto* card = new hanging_card;
+  card_sampler s(card, std::chrono::milliseconds(20));
+  s.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  auto t0 = std::chrono::steady_clock::now();
+  s.stop();
+  double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(waited, 3.0);
+  EXPECT_TRUE(s.stuck());
+  EXPECT_EQ(s.samples().size(), 3u);
+  probe_result r = make_result("test.x", status::pass, "");
+  attach_card_samples(r, s.samples(), card->name(), s.period(), s.stuck());
+  EXPECT_EQ(r.data["card"]["stuck"], true);
+  EXPECT_NE(progress_final_line(0, 1, r).find("the card stopped answering"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gs
