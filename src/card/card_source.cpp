@@ -2,6 +2,8 @@
 #include "card/card_source.h"
 
 #include <cctype>
+#include <optional>
+#include <vector>
 
 #include "card/nvml_card.h"
 #include "detect/amd_card.h"
@@ -71,6 +73,48 @@ bool parse_target(const std::string& device, std::string* vendor, size_t* ordina
 
 }  // namespace
 
+std::optional<size_t> pci_position(const machine_facts& facts, const std::string& vendor, size_t ordinal) {
+  std::vector<const gpu_info*> gpus;
+  for (const gpu_info& g : facts.gpus)
+    if (g.vendor == vendor && !g.pci_address.empty()) gpus.push_back(&g);
+  auto env = [&](const char* k) -> const std::string* {
+    auto it = facts.env.find(k);
+    return it == facts.env.end() ? nullptr : &it->second;
+  };
+  std::vector<size_t> order(gpus.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (const char* var : vendor == "nvidia" ? std::vector<const char*>{"CUDA_VISIBLE_DEVICES"}
+                                            : std::vector<const char*>{"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) {
+    const std::string* mask = env(var);
+    if (!mask) continue;
+    std::vector<std::string> items;
+    for (size_t at = 0;;) {
+      size_t comma = mask->find(',', at);
+      items.push_back(mask->substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    std::vector<size_t> listed;
+    bool indices = true;
+    for (const std::string& item : items) {
+      indices = indices && !item.empty() && item.size() <= 4 && item.find_first_not_of("0123456789") == std::string::npos;
+      if (indices && std::stoul(item) < order.size()) listed.push_back(order[std::stoul(item)]);
+    }
+    if (mask->empty()) listed.clear();  // set but empty: no GPU at all
+    else if (!indices && gpus.size() > 1) return std::nullopt;  // UUIDs, MIG names: not mapped here
+    else if (!indices) continue;  // one GPU: it is the one a UUID can name
+    order = listed;  // HIP_VISIBLE_DEVICES numbers what ROCR_VISIBLE_DEVICES left
+  }
+  if (vendor == "nvidia" && order.size() > 1) {
+    const std::string* device_order = env("CUDA_DEVICE_ORDER");
+    bool same_model = true;
+    for (size_t i : order) same_model = same_model && gpus[i]->name == gpus[order[0]]->name;
+    if (!(device_order && *device_order == "PCI_BUS_ID") && !same_model) return std::nullopt;
+  }
+  if (ordinal >= order.size()) return std::nullopt;
+  return order[ordinal];
+}
+
 std::unique_ptr<card_sample_source> open_card_source(const sysroot& sys, const machine_facts& facts,
                                                      const std::string& device, std::string* why) {
   std::string vendor;
@@ -82,13 +126,16 @@ std::unique_ptr<card_sample_source> open_card_source(const sysroot& sys, const m
   const gpu_info* target = nullptr;
   for (const char* v : {"nvidia", "amd"}) {
     if (!vendor.empty() && vendor != v) continue;
+    std::optional<size_t> at = pci_position(facts, v, ordinal);
     size_t n = 0;
     for (const gpu_info& g : facts.gpus)
-      if (g.vendor == v && !g.pci_address.empty() && n++ == ordinal) target = &g;
+      if (g.vendor == v && !g.pci_address.empty() && at && n++ == *at) target = &g;
     if (target) break;
   }
   if (!target) {
-    *why = "no GPU " + std::to_string(ordinal) + (vendor.empty() ? "" : " of vendor " + vendor) + " was detected";
+    *why = "GPU " + std::to_string(ordinal) + (vendor.empty() ? "" : " of vendor " + vendor) +
+           " is not one the detected GPUs and the visibility variables (CUDA_VISIBLE_DEVICES, HIP/ROCR_VISIBLE_DEVICES, "
+           "CUDA_DEVICE_ORDER) name for certain";
     return nullptr;
   }
   if (target->vendor == "amd") return std::make_unique<sysfs_source>(sys, target->pci_address);

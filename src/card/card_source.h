@@ -2,6 +2,7 @@
 // amdgpu sysfs files on AMD. An interface so the sampler's tests use a fake (GUIDE habit 4).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/facts.h"
@@ -19,12 +20,20 @@ class card_sample_source {
   virtual std::string name() const = 0;
 };
 
+/// The position, among the vendor's GPUs in PCI order (facts.gpus), of the GPU the runtime calls
+/// `ordinal`; nullopt when that cannot be told. The runtime numbers only the GPUs its visibility
+/// variable lets through (CUDA_VISIBLE_DEVICES; HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES on AMD),
+/// in the order listed; CUDA also orders fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID. Watching
+/// the wrong card would put another GPU's clocks beside a step's figure, so with several GPUs any
+/// list that is not plain indices (UUIDs, MIG), or CUDA's own order between different models, means
+/// no samples rather than a guess.
+std::optional<size_t> pci_position(const machine_facts& facts, const std::string& vendor, size_t ordinal);
+
 /// The GPU a run with `device` (--device: auto, N, cuda:N, hip:N, cpu) probes, by the runtime's
 /// order: cuda -> the Nth NVIDIA GPU, hip -> the Nth AMD one, auto/N -> NVIDIA first, as
-/// runtime/runtime_open.cpp tries CUDA first. N counts the GPUs of `facts` in PCI order, which is
-/// CUDA's and HIP's order unless a visibility mask or CUDA_DEVICE_ORDER=FASTEST_FIRST reorders
-/// them; the source's name carries the PCI address so the report says which card it watched.
-/// Null with *why for cpu, no such GPU, or no way to read it (NVML missing).
+/// runtime/runtime_open.cpp tries CUDA first, mapped to a detected GPU by pci_position; the
+/// source's name carries the PCI address so the report says which card it watched. Null with
+/// *why for cpu, no such GPU, a GPU that cannot be told for certain, or no way to read it.
 std::unique_ptr<card_sample_source> open_card_source(const sysroot& sys, const machine_facts& facts,
                                                      const std::string& device, std::string* why);
 

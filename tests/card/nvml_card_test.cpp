@@ -3,6 +3,10 @@
 // GPUSTACK_NVML_LIBRARY, and the paths where NVML is missing, fails or lacks symbols.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
+#include <vector>
+
 #include "card/card_source.h"
 #include "card/nvml_card.h"
 #include "detect/detect.h"
@@ -202,8 +206,48 @@ TEST(CardSource, NoSourceForCpuOrAMissingGpu) {
   std::string why;
   EXPECT_FALSE(open_card_source(sysroot::live(), f, "cpu", &why));
   EXPECT_FALSE(open_card_source(sysroot::live(), f, "hip:0", &why));
-  EXPECT_NE(why.find("no GPU 0 of vendor amd"), std::string::npos) << why;
+  EXPECT_NE(why.find("GPU 0 of vendor amd is not one"), std::string::npos) << why;
   EXPECT_FALSE(open_card_source(sysroot::live(), f, "cuda:1", &why));
+}
+
+/// Three NVIDIA GPUs in PCI order; `names` gives each its model.
+machine_facts three_nvidia(std::vector<std::string> names, std::map<std::string, std::string> env) {
+  machine_facts f;
+  for (size_t i = 0; i < names.size(); ++i) {
+    gpu_info g;
+    g.vendor = "nvidia";
+    g.name = names[i];
+    g.pci_address = "0000:0" + std::to_string(i + 1) + ":00.0";
+    f.gpus.push_back(g);
+  }
+  f.env = std::move(env);
+  return f;
+}
+
+TEST(CardSource, TheProbedGpuFollowsTheVisibilityVariablesOrIsNotGuessed) {
+  std::vector<std::string> same = {"NVIDIA H200", "NVIDIA H200", "NVIDIA H200"};
+  EXPECT_EQ(pci_position(three_nvidia(same, {}), "nvidia", 1), 1u);
+  EXPECT_EQ(pci_position(three_nvidia(same, {{"CUDA_VISIBLE_DEVICES", "2,0"}}), "nvidia", 0), 2u);
+  EXPECT_EQ(pci_position(three_nvidia(same, {{"CUDA_VISIBLE_DEVICES", "2,0"}}), "nvidia", 1), 0u);
+  EXPECT_EQ(pci_position(three_nvidia(same, {{"CUDA_VISIBLE_DEVICES", "2"}}), "nvidia", 1), std::nullopt);
+  EXPECT_EQ(pci_position(three_nvidia(same, {{"CUDA_VISIBLE_DEVICES", ""}}), "nvidia", 0), std::nullopt);
+  EXPECT_EQ(pci_position(three_nvidia(same, {{"CUDA_VISIBLE_DEVICES", "GPU-8c1f"}}), "nvidia", 0), std::nullopt)
+      << "a UUID among several GPUs is not mapped here";
+  // CUDA orders fastest first unless told PCI_BUS_ID: between different models the order is unknown.
+  std::vector<std::string> mixed = {"NVIDIA GeForce RTX 3060", "NVIDIA GeForce RTX 4090", "NVIDIA H200"};
+  EXPECT_EQ(pci_position(three_nvidia(mixed, {}), "nvidia", 0), std::nullopt);
+  EXPECT_EQ(pci_position(three_nvidia(mixed, {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}}), "nvidia", 0), 0u);
+  EXPECT_EQ(pci_position(three_nvidia(mixed, {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}, {"CUDA_VISIBLE_DEVICES", "1"}}),
+                         "nvidia", 0),
+            1u);
+  machine_facts one = three_nvidia({"NVIDIA H200"}, {{"CUDA_VISIBLE_DEVICES", "GPU-8c1f"}});
+  EXPECT_EQ(pci_position(one, "nvidia", 0), 0u) << "one GPU: the one a UUID can name";
+}
+
+TEST(CardSource, AmdMasksStackRocrThenHip) {
+  machine_facts f = three_nvidia({"a", "b", "c"}, {{"ROCR_VISIBLE_DEVICES", "1,2"}, {"HIP_VISIBLE_DEVICES", "1"}});
+  for (gpu_info& g : f.gpus) g.vendor = "amd";
+  EXPECT_EQ(pci_position(f, "amd", 0), 2u);
 }
 
 }  // namespace
