@@ -94,9 +94,18 @@ std::string regression_cue(const std::vector<std::string>& lines) {
       std::string(R"((?:with|on|after updating to|after upgrading to|since) )") + kVersion + kSubject +
           R"((?:fails|crashes|breaks|broke|doesn'?t work|does not work|stopped working|no longer works))",
       std::regex::icase);
-  auto read = [](const std::string& l, const std::regex& a, const std::regex& b) {
+  // "There is no such issue in KoboldCPP 1.91", "does not happen with 0.5.7"; "any model in 1.92.1 ... ends with an error".
+  static const std::regex no_issue_then_version(
+      std::string(R"((?:no such (?:issue|problem|error|crash)|(?:does not|doesn'?t|did not|didn'?t) happen|was fine|no problems?) )"
+                  R"((?:in|on|with|using|under) )") + kVersion,
+      std::regex::icase);
+  static const std::regex version_then_error(
+      std::string(R"(\bin )") + kVersion + R"([^.]{0,80}? (?:ends with an error|errors out|fails|crashes|breaks))",
+      std::regex::icase);
+  auto read = [](const std::string& l, std::initializer_list<const std::regex*> res) {
     std::smatch m;
-    if (std::regex_search(l, m, a) || std::regex_search(l, m, b)) return m[1].str() + m[2].str();
+    for (const std::regex* re : res)
+      if (std::regex_search(l, m, *re)) return m[1].str() + m[2].str();
     return std::string();
   };
   std::string good, bad;
@@ -104,10 +113,12 @@ std::string regression_cue(const std::vector<std::string>& lines) {
     if (l.size() > 400 || (l.find("ork") == std::string::npos && l.find("rok") == std::string::npos &&
                            l.find("ail") == std::string::npos && l.find("ran ") == std::string::npos &&
                            l.find("runs ") == std::string::npos && l.find("rash") == std::string::npos &&
-                           l.find("fine") == std::string::npos && l.find("reak") == std::string::npos))
+                           l.find("fine") == std::string::npos && l.find("reak") == std::string::npos &&
+                           l.find("ssue") == std::string::npos && l.find("appen") == std::string::npos &&
+                           l.find("rror") == std::string::npos))
       continue;  // cheap keyword gate: a 1 MB log must not pay for four regexes a line
-    if (good.empty()) good = read(l, worked_then_version, version_then_worked);
-    if (bad.empty()) bad = read(l, failed_then_version, version_then_failed);
+    if (good.empty()) good = read(l, {&worked_then_version, &version_then_worked, &no_issue_then_version});
+    if (bad.empty()) bad = read(l, {&failed_then_version, &version_then_failed, &version_then_error});
   }
   if (good.empty() || bad.empty() || good == bad) return "";
   return "the paste says it works with " + good + " and fails with " + bad +

@@ -535,6 +535,11 @@ TEST(Explain, AWorkingAndAFailingVersionInOnePasteIsARegressionCue) {
   cue = std::find_if(r.undecided.begin(), r.undecided.end(), [](const std::string& u) { return u.find("regression") != std::string::npos; });
   ASSERT_NE(cue, r.undecided.end());
   EXPECT_NE(cue->find("works with Ollama 0.5.7 and fails with 0.5.8"), std::string::npos) << *cue;
+  r = explain_text("Loading any model in 1.92.1 oldcpu version with flash attention enabled ends with an error:\n"
+                   "There is no such issue in KoboldCPP 1.91.\n", kb);
+  cue = std::find_if(r.undecided.begin(), r.undecided.end(), [](const std::string& u) { return u.find("regression") != std::string::npos; });
+  ASSERT_NE(cue, r.undecided.end());
+  EXPECT_NE(cue->find("works with KoboldCPP 1.91 and fails with 1.92.1"), std::string::npos) << *cue;
   r = explain_text("It worked fine with 2.5.1 and still works with 2.5.1 today\n", kb);
   EXPECT_TRUE(std::none_of(r.undecided.begin(), r.undecided.end(), [](const std::string& u) { return u.find("regression") != std::string::npos; }))
       << "one version is no A/B";
