@@ -8,6 +8,7 @@
 
 #include "core/byte_size.h"
 #include "matrix/stack_position.h"
+#include "card/samples_line.h"
 #include "report/card_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
@@ -136,6 +137,14 @@ void findings_list(const json& r, std::string& out) {
   out += "\n";
 }
 
+/// The step's detail, and the card while it ran (clocks, power) beside its figure.
+std::string detail_with_card(const json& p) {
+  std::string detail = json_text_at(p, {"detail"});
+  if (std::string card = card_samples_line(p.contains("data") ? p["data"] : json()); !card.empty())
+    detail += " [card: " + card + "]";
+  return detail;
+}
+
 void probes_table(const json& r, std::string& out) {
   const json& ps = json_array_at(r, "probes");
   if (ps.empty()) return;
@@ -144,7 +153,7 @@ void probes_table(const json& r, std::string& out) {
     double ms = p.is_object() && p.contains("duration_ms") && p["duration_ms"].is_number() ? p["duration_ms"].get<double>() : 0;
     std::string st = json_text_at(p, {"status"});
     out += "| " + code(json_text_at(p, {"id"})) + " | " + (st == "pass" ? md(st) : "**" + md(st) + "**") + " | " +
-           fmt::format("{:.1f} ms", ms) + " | " + md(json_text_at(p, {"detail"})) + " |\n";
+           fmt::format("{:.1f} ms", ms) + " | " + md(detail_with_card(p)) + " |\n";
   }
   out += "\n";
 }

@@ -74,7 +74,4 @@ nlohmann::json card_samples_json(const std::vector<card_sample>& samples, const 
 void attach_card_samples(probe_result& r, const std::vector<card_sample>& samples, const std::string& source,
                          std::chrono::milliseconds period, bool stuck = false);
 
-/// "SM 1755-1980 MHz (mean 1962), 412-688 W, 41-58 C, 99% busy" from data.card; "" without.
-std::string card_samples_line(const nlohmann::json& data);
-
 }  // namespace gs

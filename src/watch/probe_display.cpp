@@ -2,7 +2,7 @@
 #include "watch/probe_display.h"
 
 #include "probes/probe_options.h"
-#include "watch/card_sampler.h"
+#include "card/samples_line.h"
 
 #include <fmt/format.h>
 

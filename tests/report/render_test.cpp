@@ -194,6 +194,21 @@ TEST(RenderMarkdown, PlaceholdersAndPipesAreEscaped) {
   EXPECT_EQ(json::parse(json_block(md)), r);
 }
 
+TEST(RenderMarkdown, AProbeRowCarriesTheCardWhileItRan) {
+  // data.card as the sampler leaves it (watch/card_sampler.h): clocks and power beside the figure.
+  probe_result p = gs::test::sample_probe("memory.bandwidth", status::pass, "4210 GB/s");
+  p.data = {{"card",
+             {{"source", "nvml 0000:00:06.0"},
+              {"samples", 12},
+              {"clock_sm_mhz", {{"min", 1755}, {"max", 1980}, {"mean", 1962}}},
+              {"power_w", {{"min", 412}, {"max", 688}, {"mean", 601}}}}}};
+  report_input in;
+  in.probes = {p, gs::test::sample_probe("device.open", status::pass, "ok")};
+  std::string md = render_markdown(build_report(in, report_options{}));
+  EXPECT_NE(md.find("4210 GB/s \\[card: SM 1755-1980 MHz (mean 1962), 412-688 W (mean 601)\\] |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| ok |"), std::string::npos) << "no card, no bracket";
+}
+
 TEST(RenderMarkdown, FenceOutgrowsBackticksInTheJson) {
   report_input in;
   in.probes = {gs::test::sample_probe("p.q", status::pass, "````` five")};

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <thread>
 
+#include "card/samples_line.h"
 #include "watch/card_sampler.h"
 #include "watch/probe_display.h"
 #include "watch/probe_runner.h"
