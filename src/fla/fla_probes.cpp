@@ -108,8 +108,9 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
 // (reset_autotuners), the worker restores Triton's patched entry points, gpustack's modules and the
 // environment, and an interpreter whose step failed (an illegal address poisons the context) is
 // replaced before the next depth. `--fresh` still gives every depth a new interpreter.
-const warm_python fla_triton_warm{{"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"}, false};
-const warm_python fla_fla_warm{{"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"}, true};
+const std::vector<std::string> fla_preload = {"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"};
+const warm_python fla_triton_warm{fla_preload, false};
+const warm_python fla_fla_warm{fla_preload, true};
 
 probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids) {
   ids.push_back("fla." + backend + ".stages" + std::to_string(stage));

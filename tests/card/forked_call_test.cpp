@@ -45,16 +45,22 @@ TEST(ForkedCall, ACrashIsAnError) {
   EXPECT_NE(r.error.find("crashed"), std::string::npos) << r.error;
 }
 
-TEST(CardState, LiveReadsRunInAChildAndComeBack) {
-  // detect_card_state on the live machine with the NVML double: the reads happen in a forked
-  // child and return as a card record, issues included.
-  test::scoped_env lib("GPUSTACK_NVML_LIBRARY", GPUSTACK_NVML_DOUBLE);
-  test::scoped_env power("GS_NVML_DOUBLE_POWER", "noperm");
+/// One NVIDIA GPU at the NVML double's address.
+machine_facts one_nvidia_gpu() {
   machine_facts f;
   gpu_info g;
   g.vendor = "nvidia";
   g.pci_address = "0000:00:06.0";
   f.gpus.push_back(g);
+  return f;
+}
+
+TEST(CardState, LiveReadsRunInAChildAndComeBack) {
+  // detect_card_state on the live machine with the NVML double: the reads happen in a forked
+  // child and return as a card record, issues included.
+  test::scoped_env lib("GPUSTACK_NVML_LIBRARY", GPUSTACK_NVML_DOUBLE);
+  test::scoped_env power("GS_NVML_DOUBLE_POWER", "noperm");
+  machine_facts f = one_nvidia_gpu();
   detect_card_state(sysroot::live(), f);
   EXPECT_EQ(f.gpus[0].card.source, "nvml");
   EXPECT_EQ(f.gpus[0].card.clock_sm_max_mhz, 1980);
@@ -66,11 +72,7 @@ TEST(CardState, LiveReadsRunInAChildAndComeBack) {
 
 TEST(CardState, AFailedChildIsOneIssue) {
   test::scoped_env lib("GPUSTACK_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
-  machine_facts f;
-  gpu_info g;
-  g.vendor = "nvidia";
-  g.pci_address = "0000:00:06.0";
-  f.gpus.push_back(g);
+  machine_facts f = one_nvidia_gpu();
   detect_card_state(sysroot::live(), f);
   ASSERT_EQ(f.issues.size(), 1u);  // the load failure, carried back by the record
   EXPECT_EQ(f.issues[0].source, "NVML");
