@@ -1,6 +1,9 @@
 // Command table and the shared output plumbing.
 #include "cli/cli.h"
 
+#include "bisect/bisect_report.h"
+#include "report/json_path.h"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -34,6 +37,7 @@ static std::vector<command_spec> command_table() {
       fix_command(),
       train_smoke_command(),
       inspect_command(),
+      bisect_command(),
   };
 }
 
@@ -122,6 +126,10 @@ bool emit_report(const output_options& o, const std::string& json_text,
 }
 
 bool emit_gpustack_report(const output_options& o, const nlohmann::json& report) {
+  // A bisection's report has its own shape (docs/bisect.md): its own renderers.
+  if (json_text_at(report, {"tool", "command"}) == "bisect")
+    return emit_report(o, report.dump(2) + "\n", o.markdown ? render_bisect_markdown(report) : "",
+                       (o.json || o.markdown) ? "" : render_bisect_human(report, use_color(o)));
   return emit_report(o, report.dump(2) + "\n", o.markdown ? render_markdown(report) : "",
                      (o.json || o.markdown) ? "" : render_human(report, use_color(o), output_width(o)));
 }

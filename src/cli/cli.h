@@ -60,6 +60,7 @@ command_spec fix_command();
 command_spec train_smoke_command();
 command_spec inspect_command();
 command_spec explain_command();
+command_spec bisect_command();
 
 int run_cli(int argc, char** argv);
 

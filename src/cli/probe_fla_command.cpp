@@ -37,7 +37,8 @@ namespace {
 struct fla_args {
   output_options out;
   std::string stages = "1..4";
-  std::string backends = "native,triton,fla";
+  std::string backends;  ///< "" = native,triton,fla; triton with --compile-only
+  bool compile_only = false;
   fla_settings settings;
   double timeout_s = 0;
   detect_options detect;
@@ -144,7 +145,31 @@ int run_fla(const fla_args& a) {
     std::fprintf(stderr, "gpustack: --stages: %s\n", why.c_str());
     return exit_usage;
   }
-  auto backends = parse_backends(a.backends, &why);
+  if (a.compile_only != !s.compile_target.empty()) {
+    std::fprintf(stderr, "gpustack: %s\n", a.compile_only ? "--compile-only needs --target ARCH (for example gfx1201 or 90)"
+                                                          : "--target names the arch --compile-only compiles for: add --compile-only");
+    return exit_usage;
+  }
+  if (a.compile_only) {
+    for (const auto& [flag, bad] : {std::pair<const char*, std::string>{"--target", check_compile_target(s.compile_target)},
+                                    {"--kernels", check_compile_kernels(s.compile_kernels)}})
+      if (!bad.empty()) {
+        std::fprintf(stderr, "gpustack: %s: %s\n", flag, bad.c_str());
+        return exit_usage;
+      }
+    if (!a.backends.empty() && a.backends != "triton") {
+      std::fprintf(stderr, "gpustack: --compile-only compiles gpustack's Triton kernels only: leave out --backends "
+                           "or give --backends triton\n");
+      return exit_usage;
+    }
+    if (a.sanitize || !a.repro_dir.empty()) {
+      std::fprintf(stderr, "gpustack: --sanitize and --emit-repro follow up a run on the GPU, not --compile-only "
+                           "(scripts/triton-cross-compile.py is the standalone form of a compile failure)\n");
+      return exit_usage;
+    }
+    s.device = "cpu";  // nothing touches a GPU: no device session, no card sampler
+  }
+  auto backends = parse_backends(a.backends.empty() ? (a.compile_only ? "triton" : "native,triton,fla") : a.backends, &why);
   if (!backends) {
     std::fprintf(stderr, "gpustack: --backends: %s\n", why.c_str());
     return exit_usage;
@@ -194,7 +219,8 @@ int run_fla(const fla_args& a) {
   std::deque<std::string> ids;
   std::vector<probe_spec> specs;
   for (int stage : s.stages)
-    for (const std::string& b : s.backends) specs.push_back(fla_step_spec(b, stage, ids));
+    for (const std::string& b : s.backends)
+      specs.push_back(a.compile_only ? fla_compile_step_spec(stage, ids) : fla_step_spec(b, stage, ids));
   fla_progress progress(specs.size());
   // One warm worker for every Python step of the run (each run_probes call below is one step).
   std::vector<const probe_spec*> spec_ptrs;
@@ -260,7 +286,15 @@ int run_fla(const fla_args& a) {
   worker.reset();  // the interpreter goes before the verdict's lines are printed
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   say_run_timing(totals, wall_s);
-  fla_verdict v = decide_fla_verdict(results, verdict_context(facts, results, device_arch));
+  fla_verdict_context vc = verdict_context(facts, results, device_arch);
+  if (a.compile_only) {  // the verdict is about the arch compiled for, not this machine's GPU
+    vc.gpu_arch = s.compile_target;
+    vc.gpu_vendor = s.compile_target.rfind("gfx", 0) == 0 ? "amd" : "nvidia";
+  }
+  fla_verdict v = decide_fla_verdict(results, vc);
+  if (a.compile_only)
+    v.lines.push_back("compiled for " + s.compile_target + " only (--compile-only): a failure is Triton's compiler "
+                      "refusing the kernel; a pass says nothing about running it on the card");
   for (const std::string& l : v.lines) std::fprintf(stderr, "verdict: %s\n", l.c_str());
   probe_result vr;
   vr.id = "fla.verdict";
@@ -277,6 +311,8 @@ int run_fla(const fla_args& a) {
   in.probes = results;
   in.probes.push_back(vr);
   in.extra["run"] = run_timing_json(totals, wall_s);
+  // A compile for another arch is no cell of this machine's stack: its own fingerprint.
+  if (a.compile_only) in.settings["compile_only_target"] = s.compile_target;
   report_options ro;
   ro.include_identifiers = a.out.include_identifiers;
   ro.command = "probe fla";
@@ -293,7 +329,8 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
       "fla", "linear attention (gated delta rule) at every Triton pipeline depth: native, Triton and FLA, hang-watched");
   sub->add_option("--stages", a->stages, "pipeline depths (num_stages) to test: N, A..B or a list such as 1,3")
       ->capture_default_str();
-  sub->add_option("--backends", a->backends, "which backends: native, triton, fla (comma-separated)")->capture_default_str();
+  sub->add_option("--backends", a->backends,
+                  "which backends: native, triton, fla (comma-separated; default all three, triton with --compile-only)");
   gdn_shape& sh = a->settings.shape;
   sub->add_option("--batch", sh.B, "batch size B")->capture_default_str()->check(CLI::PositiveNumber);
   sub->add_option("--seq", sh.T, "sequence length T")->capture_default_str()->check(CLI::PositiveNumber);
@@ -317,6 +354,12 @@ std::function<std::optional<int>()> add_probe_fla_subcommand(CLI::App& probe) {
                   "the native backend's kernel: v2 (matrix unit, async copies) or v1 (the simple CUDA-core one)")
       ->capture_default_str()
       ->check(CLI::IsMember({"v1", "v2"}));
+  sub->add_flag("--compile-only", a->compile_only,
+                "compile the triton backend's kernels for --target with Triton's own compiler at each depth; no GPU needed");
+  sub->add_option("--target", a->settings.compile_target, "the arch --compile-only compiles for: gfx1201, gfx942, 90 ...")
+      ->type_name("ARCH");
+  sub->add_option("--kernels", a->settings.compile_kernels, "with --compile-only: which kernels (prep, state, out)")
+      ->capture_default_str();
   add_fresh_option(*sub, a->fresh);
   add_python_options(*sub, a->detect, "the Python interpreter the triton and fla backends run",
                      "the virtual environment whose Python they run");

@@ -1,4 +1,4 @@
-// Parsing of --stages and --backends; see fla_options.h.
+// Parsing of --stages, --backends, --target and --kernels; see fla_options.h.
 #include "fla/fla_options.h"
 
 #include <algorithm>
@@ -62,6 +62,29 @@ std::optional<std::vector<std::string>> parse_backends(std::string_view text, st
   for (const std::string& b : fla_all_backends())
     if (want.count(b)) out.push_back(b);
   return out;
+}
+
+std::string check_compile_target(std::string_view arch) {
+  auto all_of = [](std::string_view t, bool hex) {
+    return !t.empty() && std::all_of(t.begin(), t.end(), [hex](char c) {
+      return (c >= '0' && c <= '9') || (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
+    });
+  };
+  if (arch.substr(0, 3) == "gfx" && arch.size() >= 6 && arch.size() <= 7 && all_of(arch.substr(3), true)) return "";
+  std::string_view sm = arch.substr(0, 3) == "sm_" ? arch.substr(3) : arch;
+  if (sm.size() >= 2 && sm.size() <= 3 && all_of(sm, false)) return "";
+  return "'" + std::string(arch) + "' is no GPU arch Triton compiles for: give gfxNNNN (AMD, e.g. gfx1201) or a "
+         "compute capability such as 90 or sm_90 (NVIDIA)";
+}
+
+std::string check_compile_kernels(std::string_view list) {
+  std::set<std::string_view> seen;
+  for (std::string_view k : split(list, ',')) {
+    if (k != "prep" && k != "state" && k != "out")
+      return "unknown kernel '" + std::string(k) + "': choose from prep, state, out";
+    if (!seen.insert(k).second) return "kernel '" + std::string(k) + "' named twice";
+  }
+  return "";
 }
 
 }  // namespace gs

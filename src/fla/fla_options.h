@@ -43,6 +43,16 @@ struct fla_settings {
   /// The native backend's kernel: "v2" (kernels/gdn_chunk_v2.cu, matrix unit and async copies;
   /// v1 where the shape or the device's shared memory does not allow it) or "v1" (gdn_chunk.cu).
   std::string native_kernel = "v2";
+  /// --compile-only --target ARCH: the triton backend's kernels compiled by Triton for ARCH (no GPU
+  /// needed); "" = run on the GPU. --kernels: which of prep, state, out (comma list).
+  std::string compile_target;
+  std::string compile_kernels = "prep,state,out";
 };
+
+/// A --target Triton compiles for: "gfx" and 3-4 hex digits (HIP), or a compute capability as
+/// "90" or "sm_90" (CUDA). "" when valid, else why not.
+std::string check_compile_target(std::string_view arch);
+/// --kernels: a comma list of prep, state, out (each at most once). "" when valid, else why not.
+std::string check_compile_kernels(std::string_view list);
 
 }  // namespace gs

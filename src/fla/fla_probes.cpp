@@ -10,6 +10,7 @@
 #include <future>
 
 #include "core/assets.h"
+#include "core/text_scan.h"
 #include "kernels/gdn_v2_layout.h"
 #include "kernels/ref/gdn_ref.h"
 #include "kernels/ref/gdn_v2_ref.h"
@@ -75,6 +76,43 @@ probe_result run_python_backend(const probe_context& ctx, const std::string& bac
 }
 
 probe_result run_triton_step(const probe_context& ctx) { return run_python_backend(ctx, "triton"); }
+
+/// --compile-only: the triton backend's kernels through Triton's compiler for fla.target, no GPU.
+probe_result run_triton_compile_step(const probe_context& ctx) {
+  const int stage = int(option_int(ctx, "fla.stage", 1, 1, fla_max_stage));
+  const std::string id = "fla.triton.stages" + std::to_string(stage);
+  const gdn_shape s = shape_from(ctx);
+  const std::string target = option_text(ctx, "fla.target", "");
+  auto skipped = [&](std::string why) {
+    probe_result r = make_result(id, status::skip, std::move(why));
+    r.data = {{"backend", "triton"}, {"stage", stage}, {"compile_only", true}, {"target", target}};
+    return r;
+  };
+  const char* script = "probes/python/fla_triton_compile.py";
+  if (!find_asset(script)) return skipped(std::string(script) + " is not in this build of gpustack");
+  if (!ctx.facts) return skipped("no machine facts: cannot tell which Python to use");
+  std::string why;
+  if (!probe_interpreter(*ctx.facts, &why)) return skipped(why);
+  python_probe_request req;
+  req.script = script;
+  for (const char* extra : {"kernels/triton/gdn_chunk.py", "kernels/triton/gdn_compile.py"})
+    if (find_asset(extra)) req.extra_assets.push_back(extra);
+  nlohmann::json kernels = nlohmann::json::array();
+  for (std::string_view k : scan::split_nonempty(option_text(ctx, "fla.kernels", "prep,state,out"), ','))
+    kernels.push_back(std::string(k));
+  req.args = {{"stage", stage}, {"target", target}, {"kernels", kernels}, {"K", s.K}, {"V", s.V}};
+  ctx.phase("start");
+  python_probe_outcome out = run_python_script(ctx, req);
+  probe_result r = to_probe_result(id, out);
+  if (!r.data.is_object()) r.data = nlohmann::json::object();
+  r.data["backend"] = "triton";
+  r.data["stage"] = stage;
+  r.data["compile_only"] = true;
+  r.data["target"] = target;
+  const python_info& py = ctx.facts->python;
+  r.data["python"] = {{"interpreter", py.interpreter}, {"version", py.version}};
+  return r;
+}
 probe_result run_fla_step(const probe_context& ctx) { return run_python_backend(ctx, "fla"); }
 
 }  // namespace
@@ -92,6 +130,8 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
           {"fla.dtype", s.dtype},
           {"fla.backward", s.backward ? "true" : "false"},
           {"fla.spin", s.spin_stage == stage ? "true" : "false"},
+          {"fla.target", s.compile_target},
+          {"fla.kernels", s.compile_kernels},
           // FLA at its own num_stages is timed once, at the first depth: its re-autotune costs
           // tens of seconds and the figure does not depend on the depth being forced.
           {"fla.default_timing", !s.stages.empty() && stage == s.stages.front() ? "true" : "false"}};
@@ -111,6 +151,12 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
 const std::vector<std::string> fla_preload = {"torch", "triton", "transformers", "torch._dynamo", "torch._inductor"};
 const warm_python fla_triton_warm{fla_preload, false};
 const warm_python fla_fla_warm{fla_preload, true};
+
+probe_spec fla_compile_step_spec(int stage, std::deque<std::string>& ids) {
+  ids.push_back("fla.triton.stages" + std::to_string(stage));
+  return {ids.back().c_str(), "gpustack's Triton gated-delta-rule kernels compiled for --target at num_stages = this depth",
+          {}, true, false, run_triton_compile_step};
+}
 
 probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids) {
   ids.push_back("fla." + backend + ".stages" + std::to_string(stage));

@@ -27,6 +27,11 @@ std::map<std::string, std::string> fla_step_options(const fla_settings& s, int s
 /// `ids` (the spec keeps a pointer to it).
 probe_spec fla_step_spec(const std::string& backend, int stage, std::deque<std::string>& ids);
 
+/// `--compile-only`: the triton backend's kernels compiled by Triton for the option fla.target
+/// (fla.kernels: a comma list of prep, state, out) at a depth, in a fresh interpreter, no GPU;
+/// id fla.triton.stages<N>, data.compile_only = true, data.kernels one entry per kernel.
+probe_spec fla_compile_step_spec(int stage, std::deque<std::string>& ids);
+
 /// GPUSTACK_ARGS of the Python backends (docs/fla.md "Python side").
 nlohmann::json fla_python_args(const probe_context& ctx);
 
