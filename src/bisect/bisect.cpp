@@ -86,7 +86,7 @@ struct journal {
 nlohmann::json key_of(const bisect_request& r) {
   return {{"package", pep503_normalize(r.package)}, {"good", r.good}, {"bad", r.bad}, {"python", r.python},
           {"probe", r.probe_args}, {"run", r.run_command}, {"target", r.compile_target},
-          {"find_links", r.find_links}, {"index_url", r.index_url}, {"pre", r.prereleases},
+          {"match", r.match}, {"find_links", r.find_links}, {"index_url", r.index_url}, {"pre", r.prereleases},
           {"allow_conflicts", r.allow_conflicts}};
 }
 
@@ -287,7 +287,8 @@ bisect_outcome run_bisection(const bisect_request& r, const bisect_say& say) {
         }
         if (t.status.empty()) {
           trial_run run;
-          run.env = {{"PYTHONPATH", pp}, {"GPUSTACK_BISECT_PACKAGE", r.package}, {"GPUSTACK_BISECT_VERSION", lv.version}};
+          run.env = {{"PYTHONPATH", pp}, {"GPUSTACK_BISECT_PACKAGE", r.package}, {"GPUSTACK_BISECT_VERSION", lv.version},
+                     {"GPUSTACK_BISECT_PYTHON", r.python}};
           run.timeout_s = r.timeout_s;
           run.log_path = o.work_dir + "/trial-" + lv.version + ".log";
           t.log_path = run.log_path;
@@ -313,7 +314,7 @@ bisect_outcome run_bisection(const bisect_request& r, const bisect_say& say) {
               t.status = "error";
               t.detail = "the probe's report is not JSON: " + t.report_path;
             } else {
-              judge_report(rep, t);
+              judge_report(rep, t, r.match);
               t.exit_code = pe.exit_code;
             }
           } else {

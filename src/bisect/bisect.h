@@ -32,6 +32,7 @@ struct bisect_request {
   std::vector<std::string> probe_args;  ///< after `--`: "fla --stages 4", a probe id, "train-smoke ..."
   std::string run_command;      ///< --run CMD (sh -c) instead of a probe
   std::string compile_target;   ///< --compile-only --target ARCH (probe fla only)
+  std::string match;            ///< --match TEXT: only a failure whose detail says this is bad
   double timeout_s = 3600;      ///< one trial's probe or command
   double install_timeout_s = 900;
   double disk_limit_gib = 20;   ///< cache + scratch environments

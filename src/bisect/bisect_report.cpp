@@ -45,14 +45,18 @@ std::string bisect_answer_sentence(const bisect_request& r, const bisect_outcome
       return fmt::format("First bad release: {}; the last good one: {}.", release_text(r.package, line[a.first_bad]),
                          line[a.last_good].version);
     case bisect_answer::kind::hidden: {
-      std::string c;
-      for (size_t i : a.candidates) c += (c.empty() ? "" : ", ") + line[i].version;
-      return fmt::format("The boundary lies among {} (after {}, which is good): the releases between could not be "
-                         "judged ({}).{}",
-                         c, line[a.last_good].version, trial_reason(o.trials[a.candidates.front()]),
-                         r.allow_conflicts || o.trials[a.candidates.front()]->status != "conflict"
-                             ? ""
-                             : " --allow-conflicts runs them despite the conflict");
+      std::string c, skipped;
+      bool conflict = false;
+      for (size_t i : a.candidates) {
+        c += (c.empty() ? "" : ", ") + line[i].version;
+        if (i == a.first_bad || !o.trials[i]) continue;
+        skipped += (skipped.empty() ? "" : "; ") + line[i].version + " " + trial_reason(o.trials[i]);
+        conflict = conflict || o.trials[i]->status == "conflict";
+      }
+      return fmt::format("The first bad release is one of {} (the last good one: {}); those before {} could not be "
+                         "judged: {}.{}",
+                         c, line[a.last_good].version, line[a.first_bad].version, skipped,
+                         conflict && !r.allow_conflicts ? " --allow-conflicts runs a release despite a conflict." : "");
     }
     case bisect_answer::kind::good_end_bad:
       return fmt::format("{} {} (--good) is bad too ({}): nothing to search. Pick {} --good, or check the probe "
@@ -121,6 +125,7 @@ json bisect_report(const bisect_request& r, const bisect_outcome& o, bool includ
             {"trial", r.run_command.empty() ? json{{"probe", r.probe_args}} : json{{"run", r.run_command}}},
             {"compile_only_target", r.compile_target.empty() ? json() : json(r.compile_target)},
             {"allow_conflicts", r.allow_conflicts},
+            {"match", r.match.empty() ? json() : json(r.match)},
             {"versions", versions},
             {"left_out", left_out},
             {"prereleases_left_out", o.range.prereleases_left_out},

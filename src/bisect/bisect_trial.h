@@ -14,6 +14,7 @@ namespace gs {
 
 /// What a trial found; `status` is the word the report shows:
 ///   pass, fail, hang, crash (the probe or the command, judged)
+///   other-failure (a probe failed, but its detail lacks --match's text)
 ///   skip (the probe skipped, or the command exited 125), error (the probe could not run)
 ///   not-installable, install-failed, conflict (the stack could not be built; nothing ran)
 struct trial_result {
@@ -34,7 +35,10 @@ struct trial_result {
 /// The verdict on a gpustack report (pure): bad when a probe failed, hung or crashed; skip when
 /// none did but one could not run (error), or nothing ran (all skip); else good. Derived steps
 /// (fla.verdict) and self-tests are not probes of the stack.
-void judge_report(const nlohmann::json& report, trial_result& t);
+/// `match` (--match TEXT): a failure counts as bad only when the failing probe's detail contains
+/// TEXT; another failure is a skip with status "other-failure" (the release fails, but not in
+/// the way being searched for).
+void judge_report(const nlohmann::json& report, trial_result& t, const std::string& match = "");
 
 /// The verdict on a command's end (pure). `signal` 0 when it exited.
 void judge_exit(bool hang, int signal, int exit_code, double timeout_s, trial_result& t);

@@ -46,6 +46,7 @@ int run_bisect(bisect_args& a) {
   if (!r.run_command.empty() && !r.probe_args.empty())
     return usage("give either --run CMD or a probe after --, not both");
   if (!r.run_command.empty() && a.compile_only) return usage("--compile-only applies to the probe, not to --run");
+  if (!r.run_command.empty() && !r.match.empty()) return usage("--match reads a probe's report, not --run's exit code");
   if (!r.find_links.empty() && !r.index_url.empty()) return usage("--find-links is offline: leave out --index-url");
   if (!r.find_links.empty()) {
     std::error_code ec;
@@ -101,6 +102,9 @@ command_spec bisect_command() {
             sub.add_option("--run", r.run_command,
                            "judge each release by this shell command instead of a probe (exit 0 good, 125 skip, other bad)")
                 ->type_name("CMD");
+            sub.add_option("--match", r.match,
+                           "a release is bad only when a failing probe's detail contains TEXT (another failure: skip)")
+                ->type_name("TEXT");
             sub.add_flag("--compile-only", a->compile_only,
                          "with `-- fla ...`: judge by compiling gpustack's Triton kernels for --target (no GPU needed)");
             sub.add_option("--target", r.compile_target, "the arch --compile-only compiles for (gfx1201, gfx942, 90 ...)")

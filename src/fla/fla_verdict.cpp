@@ -101,6 +101,7 @@ fla_verdict decide_fla_verdict(const std::vector<probe_result>& results, const f
   };
   int cap = -1;          // the lowest highest-pass among backends whose failures sit above their passes
   bool no_depth = false; // a Triton backend with no passing depth at all
+  int lowest_failed = 0;  // the lowest depth such a backend ran: above 1, a lower one may still work
   for (const fla_backend_verdict& b : v.backends) {
     if (b.backend == "native") {
       v.native_fault = !b.failed.empty();
@@ -114,7 +115,10 @@ fla_verdict decide_fla_verdict(const std::vector<probe_result>& results, const f
       }
     }
     if (b.pattern == stage_pattern::fails_above) cap = cap < 0 ? b.passed.back() : std::min(cap, b.passed.back());
-    if (b.pattern == stage_pattern::all_fail) no_depth = true;
+    if (b.pattern == stage_pattern::all_fail) {
+      no_depth = true;
+      if (!b.failed.empty()) lowest_failed = std::max(lowest_failed, *std::min_element(b.failed.begin(), b.failed.end()));
+    }
     if (b.pattern == stage_pattern::isolated)
       for (int s : b.failed)
         if (std::find(v.avoid.begin(), v.avoid.end(), s) == v.avoid.end()) v.avoid.push_back(s);
@@ -185,7 +189,13 @@ fla_verdict decide_fla_verdict(const std::vector<probe_result>& results, const f
   // The fix follows the pattern: a cap only when failures sit above the passes and that cap
   // keeps every passing depth the user needs; a Triton version when nothing passes; otherwise
   // avoiding the depths, which only matters where the user's code uses them.
-  if (no_depth) {
+  if (no_depth && lowest_failed > 1) {
+    // Only depths from lowest_failed up ran: saying "no num_stages works" (and naming another
+    // Triton) would claim what was not tested.
+    v.fix = "gpustack probe fla --stages 1.." + std::to_string(lowest_failed) +
+            " (only num_stages " + std::to_string(lowest_failed) + " and up ran; a lower depth may work)";
+    v.lines.push_back("fix: " + v.fix);
+  } else if (no_depth) {
     v.fix = ctx.gpu_vendor == "amd" ? "pip install 'triton==3.5.1' with torch 2.9.1 (no num_stages works with this Triton)"
                                     : "install a Triton release known to work with this GPU (no num_stages works with this one)";
     v.lines.push_back("fix: " + v.fix);

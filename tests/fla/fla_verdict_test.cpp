@@ -88,6 +88,15 @@ TEST(FlaVerdict, NoDepthPassingMeansAVersionFix) {
   EXPECT_NE(v.fix.find("triton==3.5.1"), std::string::npos) << v.fix;
 }
 
+TEST(FlaVerdict, NoPassingDepthAmongHighOnesOnlyAsksForTheLowerDepths) {
+  // `probe fla --stages 4` (what gpustack bisect runs) failing says nothing of depths 1-3: no
+  // "no num_stages works", no other Triton named.
+  std::vector<probe_result> rs = {step("triton", 4, status::fail)};
+  fla_verdict v = decide_fla_verdict(rs, {"amd", "gfx1201", "3.5.0", ""});
+  EXPECT_EQ(find(v, "triton")->pattern, stage_pattern::all_fail);
+  EXPECT_EQ(v.fix, "gpustack probe fla --stages 1..4 (only num_stages 4 and up ran; a lower depth may work)");
+}
+
 TEST(FlaVerdict, OneFailingDepthBelowPassingOnesIsAvoidedNotCapped) {
   // The H200's shape: Triton fails at num_stages 1 alone and passes at 2, 3 and 4.
   probe_result bad = step("triton", 1, status::fail);
