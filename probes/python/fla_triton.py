@@ -17,12 +17,7 @@ import time
 import gs_protocol as gs
 
 gs.phase("import")
-try:
-    import triton
-    import gdn_chunk
-except Exception as e:  # triton missing (a skip) or broken (a fail): decided in main()
-    triton = None
-    _missing = e
+(triton, gdn_chunk), _import_error = gs.import_early("triton", "gdn_chunk")
 import fla_args
 import gdn_ref
 
@@ -56,10 +51,7 @@ def main(data):
     data["num_stages"] = c["stage"]
     data["case"] = {k: c[k] for k in ("B", "T", "H", "HV", "K", "V", "chunk", "dtype", "seed")}
     torch = gs.require("torch")
-    if triton is None:
-        if isinstance(_missing, ModuleNotFoundError) and _missing.name == "triton":
-            raise gs.Skip("triton is not installed in %s" % __import__("sys").executable)
-        raise _missing
+    gs.need(_import_error, "triton")
     data["versions"] = versions(torch)
     if not torch.cuda.is_available():
         raise gs.Skip("torch sees no GPU (torch.cuda.is_available() is False)")

@@ -12,23 +12,15 @@
 import gs_protocol as gs
 
 gs.phase("import")
-try:
-    import triton
-    import gdn_compile
-except Exception as e:  # triton missing (a skip) or broken (a fail): decided in main()
-    triton = None
-    _missing = e
+(triton, gdn_compile), _import_error = gs.import_early("triton", "gdn_compile")
 
 
 def main(data):
     a = gs.args()
     stage, target = int(a.get("stage", 1)), str(a.get("target", ""))
-    names = [str(k) for k in a.get("kernels", list(gdn_compile.KERNELS) if triton else [])]
+    names = [str(k) for k in a.get("kernels", ["prep", "state", "out"])]
     data.update(num_stages=stage, target=target, compile_only=True, kernels_chosen=names)
-    if triton is None:
-        if isinstance(_missing, ModuleNotFoundError) and _missing.name == "triton":
-            raise gs.Skip("triton is not installed in %s" % __import__("sys").executable)
-        raise _missing
+    gs.need(_import_error, "triton")
     data["versions"] = {"triton": getattr(triton, "__version__", None)}
     if not target:
         raise ValueError("argument target is empty: give a gfx arch or an sm number")

@@ -121,6 +121,26 @@ def require(module, dist=None, why=None):
         raise
 
 
+def import_early(*modules):
+    """Import `modules` now, in phase `import`, when a script needs them at module level (Triton
+    kernels are defined there): a list of the modules, or Nones and the exception, which main()
+    hands to need() so that a missing package is a skip and a broken one a fail, as require()."""
+    try:
+        return [importlib.import_module(m) for m in modules], None
+    except Exception as e:
+        return [None] * len(modules), e
+
+
+def need(error, top):
+    """After import_early: nothing when it worked; Skip when `top` itself is not installed; else
+    the import's own exception (a broken native library fails the step with its traceback)."""
+    if error is None:
+        return
+    if isinstance(error, ModuleNotFoundError) and error.name == top:
+        raise Skip("%s is not installed in %s" % (top, sys.executable))
+    raise error
+
+
 def dist_version(name):
     """The installed version of a distribution, or None."""
     try:

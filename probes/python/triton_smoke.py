@@ -10,12 +10,7 @@ import gs_protocol as gs
 # @triton.jit needs its kernels at module level (it reads their source), so triton is imported
 # here; whether its absence is a skip or its failure a fail is decided in main().
 gs.phase("import")
-try:
-    import triton
-    import triton.language as tl
-except Exception as e:
-    triton = None
-    _missing = e
+(triton, tl), _import_error = gs.import_early("triton", "triton.language")
 
 if triton is not None:
     @triton.jit
@@ -40,10 +35,7 @@ if triton is not None:
 
 def main(data):
     torch = gs.require("torch")
-    if triton is None:
-        if isinstance(_missing, ModuleNotFoundError) and _missing.name == "triton":
-            raise gs.Skip("triton is not installed in the torch environment")
-        raise _missing
+    gs.need(_import_error, "triton")
     data["versions"] = gs.torch_versions(torch)
     data["versions"]["triton"] = triton.__version__
     if not torch.cuda.is_available():
