@@ -3,7 +3,7 @@
 # still hold together? Run in the user's interpreter with that PYTHONPATH, so importlib.metadata
 # sees exactly what the probe will import.
 #
-# GPUSTACK_ARGS: {"package": "triton", "version": "3.5.0"}
+# GPUSTACK_ARGS: {"package": "triton", "version": "3.5.0", "packaging_path": "" | DIR}
 # Prints one JSON object: {"seen": "3.5.0" | null, "location": path, "conflicts": [sentences]}
 #   conflicts: a requirement of the new version that the stack does not meet (missing, or the
 #   wrong version), and a requirement of another installed package that the new version breaks
@@ -15,6 +15,11 @@ import re
 import sys
 from importlib import metadata
 
+# As bisect_index.py: a Python without pip or packaging borrows them, for the imports only, so
+# the distributions read below are the user's alone.
+_BORROW = json.loads(os.environ.get("GPUSTACK_ARGS", "{}")).get("packaging_path") or ""
+if _BORROW:
+    sys.path.append(_BORROW)
 try:
     from pip._vendor.packaging.requirements import Requirement
     from pip._vendor.packaging.utils import canonicalize_name
@@ -23,6 +28,8 @@ except ImportError:
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
     from packaging.version import Version
+if _BORROW:
+    sys.path.remove(_BORROW)
 
 
 def applies(req):

@@ -4,7 +4,8 @@
 # (pip's own `packaging`), or an sdist; Requires-Python checked the same way.
 #
 # GPUSTACK_ARGS: {"package": "triton", "find_links": "" | DIR, "index_url": "" | URL,
-#                 "extra_index_urls": [URL...], "timeout_s": 30}
+#                 "extra_index_urls": [URL...], "timeout_s": 30,
+#                 "packaging_path": "" | where to borrow pip's packaging from}
 # Prints one JSON object on stdout:
 #   {"source": "index" | "find-links", "locations": [...], "versions": [
 #      {"version": "3.5.0", "files": 7, "installable": true, "why_not": "", "yanked": false,
@@ -21,6 +22,11 @@ import sys
 import urllib.parse
 import urllib.request
 
+# A Python without pip or packaging (a venv made by uv) borrows them from the venv gpustack made,
+# added at the end of sys.path for these imports only.
+_BORROW = json.loads(os.environ.get("GPUSTACK_ARGS", "{}")).get("packaging_path") or ""
+if _BORROW:
+    sys.path.append(_BORROW)
 try:  # pip's vendored copy first: every interpreter with pip has it, and pip decides with it
     from pip._vendor.packaging import tags as _tags
     from pip._vendor.packaging.specifiers import SpecifierSet
@@ -32,6 +38,8 @@ except ImportError:  # uv-made venvs have no pip
         from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
     except ImportError:
         _tags = None
+if _BORROW:
+    sys.path.remove(_BORROW)
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
 

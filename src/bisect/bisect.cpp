@@ -169,13 +169,21 @@ bisect_outcome run_bisection(const bisect_request& r, const bisect_say& say) {
       !write_helper(helpers, "bisect_check.py", &check_py, &o.error))
     return o;
 
+  std::string why;
+  auto packaging = packaging_path_for(r.python, root + "/pip-venv", &why);
+  if (!packaging) {
+    o.error = why;
+    return o;
+  }
+
   // 1. The releases.
   say(r.find_links.empty() ? "listing the releases of " + r.package + " on the package index"
                            : "listing the releases of " + r.package + " in " + r.find_links);
   captured_run lr = run_helper(r.python, index_py,
-                               {{"package", r.package}, {"find_links", r.find_links}, {"index_url", r.index_url}}, 180);
+                               {{"package", r.package}, {"find_links", r.find_links}, {"index_url", r.index_url},
+                                {"packaging_path", *packaging}},
+                               180);
   auto lj = last_json_line(lr.output);
-  std::string why;
   auto listing = lj ? parse_version_listing(*lj, &why) : std::nullopt;
   if (!listing) {
     o.error = "could not list the releases of " + r.package + " with " + r.python +
@@ -271,7 +279,7 @@ bisect_outcome run_bisection(const bisect_request& r, const bisect_say& say) {
         t.detail = io.reason;
       } else {
         const std::string pp = trial_pythonpath(env_dir);
-        captured_run cr = run_helper(r.python, check_py, {{"package", r.package}, {"version", lv.version}}, 120,
+        captured_run cr = run_helper(r.python, check_py, {{"package", r.package}, {"version", lv.version}, {"packaging_path", *packaging}}, 120,
                                      {{"PYTHONPATH", pp}});
         auto cj = last_json_line(cr.output);
         if (!cj) {

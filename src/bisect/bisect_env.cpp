@@ -25,6 +25,37 @@ std::string find_on_path(const std::string& name) {
   return "";
 }
 
+std::optional<std::string> ensure_tool_venv(const std::string& python, const std::string& dir, std::string* why) {
+  const std::string venv_python = dir + "/bin/python";
+  if (::access(venv_python.c_str(), X_OK) == 0) return venv_python;
+  captured_run mk = run_captured({python, "-m", "venv", dir}, 300);
+  if (mk.exit_code == 0 && ::access(venv_python.c_str(), X_OK) == 0) return venv_python;
+  if (why) {
+    std::string tail = mk.output.substr(mk.output.size() > 300 ? mk.output.size() - 300 : 0);
+    *why = "`" + python + " -m venv " + dir + "` failed (" + std::string(scan::trim(tail)) + ")";
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return std::nullopt;
+}
+
+std::optional<std::string> packaging_path_for(const std::string& python, const std::string& tool_dir, std::string* why) {
+  const char* probe = "try:\n import pip._vendor.packaging.tags\nexcept ImportError:\n import packaging.tags\n";
+  if (run_captured({python, "-c", probe}, 60).exit_code == 0) return std::string();
+  auto venv_python = ensure_tool_venv(python, tool_dir, why);
+  if (!venv_python) {
+    if (why) *why = python + " has neither pip nor packaging, and " + *why + ": install uv or pip into it";
+    return std::nullopt;
+  }
+  captured_run site = run_captured({*venv_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"}, 60);
+  std::string dir(scan::trim(site.output));
+  if (site.exit_code != 0 || dir.empty() || dir.find('\n') != std::string::npos) {
+    if (why) *why = "cannot ask " + *venv_python + " for its site-packages";
+    return std::nullopt;
+  }
+  return dir;
+}
+
 std::optional<installer> choose_installer(const std::string& python, const std::string& tool_dir, bool allow_uv,
                                           std::string* why) {
   if (allow_uv)
@@ -33,19 +64,14 @@ std::optional<installer> choose_installer(const std::string& python, const std::
   if (own.exit_code == 0) return installer{"pip", {python, "-m", "pip", "install"}};
   // No pip in the user's environment (a uv venv): a venv of the same interpreter brings one. Its pip
   // installs with --target for the same Python version, which is all a trial needs.
-  const std::string venv_python = tool_dir + "/bin/python";
-  if (::access(venv_python.c_str(), X_OK) != 0) {
-    captured_run mk = run_captured({python, "-m", "venv", tool_dir}, 300);
-    if (mk.exit_code != 0) {
-      if (why)
-        *why = "no uv on PATH, no pip in " + python + ", and `" + python + " -m venv` failed (" +
-               std::string(scan::trim(mk.output.substr(mk.output.size() > 300 ? mk.output.size() - 300 : 0))) +
-               "): install uv, or pip into that Python";
-      return std::nullopt;
-    }
+  std::string venv_why;
+  auto venv_python = ensure_tool_venv(python, tool_dir, &venv_why);
+  if (!venv_python) {
+    if (why) *why = "no uv on PATH, no pip in " + python + ", and " + venv_why + ": install uv, or pip into that Python";
+    return std::nullopt;
   }
-  captured_run theirs = run_captured({venv_python, "-m", "pip", "--version"}, 60);
-  if (theirs.exit_code == 0) return installer{"pip (venv made for gpustack)", {venv_python, "-m", "pip", "install"}};
+  captured_run theirs = run_captured({*venv_python, "-m", "pip", "--version"}, 60);
+  if (theirs.exit_code == 0) return installer{"pip (venv made for gpustack)", {*venv_python, "-m", "pip", "install"}};
   if (why) *why = "no uv on PATH and no pip in " + python + " or in the venv gpustack made (" + tool_dir + ")";
   return std::nullopt;
 }

@@ -19,6 +19,16 @@ struct installer {
   std::vector<std::string> argv;  ///< the command up to its options: {uv, pip, install} or {python, -m, pip, install}
 };
 
+/// The venv gpustack makes once with `python -m venv DIR` (it brings pip): its interpreter, or
+/// nullopt and *why. Made only when absent.
+std::optional<std::string> ensure_tool_venv(const std::string& python, const std::string& dir, std::string* why);
+
+/// The helpers (probes/python/bisect_*.py) read versions and requirements with pip's `packaging`.
+/// "" when `python` has it (pip or packaging importable); else the site-packages of the tool venv,
+/// which the helpers borrow it from without seeing that venv's distributions (a venv made by uv
+/// has no pip). nullopt and *why when neither works.
+std::optional<std::string> packaging_path_for(const std::string& python, const std::string& tool_dir, std::string* why);
+
 /// `name` on $PATH as an executable path, "" when absent.
 std::string find_on_path(const std::string& name);
 

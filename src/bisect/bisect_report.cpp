@@ -59,6 +59,11 @@ std::string bisect_answer_sentence(const bisect_request& r, const bisect_outcome
                          conflict && !r.allow_conflicts ? " --allow-conflicts runs a release despite a conflict." : "");
     }
     case bisect_answer::kind::good_end_bad:
+      if (o.trials.back() && o.trials.back()->verdict == trial_verdict::good)
+        return fmt::format("The ends look swapped: {} {} (--good) fails ({}) and {} (--bad) passes. To find the "
+                           "release that {} it, run again with --good {} --bad {}.",
+                           r.package, line.front().version, trial_reason(o.trials.front()), line.back().version,
+                           fix ? "broke" : "fixed", line.back().version, line.front().version);
       return fmt::format("{} {} (--good) is bad too ({}): nothing to search. Pick {} --good, or check the probe "
                          "fails for the reason you think.",
                          r.package, line.front().version, trial_reason(o.trials.front()), fix ? "a newer" : "an older");

@@ -127,6 +127,41 @@ TEST_F(BisectCli, AGoodEndNewerThanTheBadOneFindsTheFix) {
       << o.out;
 }
 
+TEST_F(BisectCli, AVenvWithoutPipBorrowsOneFromAVenvGpustackMakes) {
+  // What `uv venv` makes: no pip, no packaging. The stack goes in with the test venv's pip.
+  const fs::path bare = root_ / "bare-venv";
+  const std::string py = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string out;
+  ASSERT_TRUE(test::run(py + " -m venv --without-pip " + bare.string(), &out)) << out;
+  ASSERT_TRUE(test::run(bare.string() + "/bin/python -c 'import sysconfig; print(sysconfig.get_paths()[\"purelib\"])' > " +
+                            (root_ / "bare-site").string(), &out)) << out;
+  std::string site;
+  std::getline(std::ifstream(root_ / "bare-site"), site);
+  ASSERT_TRUE(test::run((root_ / "venv").string() + "/bin/python -m pip install -q --no-index --find-links " +
+                            (root_ / "wheels").string() + " --target " + site + " triton==3.0.0 gs-bisect-dep==1.0",
+                        &out)) << out;
+  const fs::path state = root_ / "state-bare";
+  fs::create_directories(state);
+  run_output o = run_gpustack("bisect triton --venv " + bare.string() + " --find-links " + (root_ / "wheels").string() +
+                                  " --no-matrix --no-uv --json --good 3.5.0 --bad 3.7.0" + kProbe,
+                              gs::testing::run_options{.dir = state});
+  ASSERT_EQ(o.rc, 1) << o.err;  // swapped ends, as below: what matters here is that it ran
+  nlohmann::json r = nlohmann::json::parse(o.out);
+  EXPECT_EQ(r["bisect"]["installer"], "pip (venv made for gpustack)");
+  EXPECT_EQ(r["bisect"]["tried"], 2);
+  EXPECT_TRUE(fs::exists(state / "bisect" / "pip-venv" / "bin" / "python"));
+}
+
+TEST_F(BisectCli, SwappedEndsAreSaidToBeSwapped) {
+  run_output o = bisect(std::string("--good 3.5.0 --bad 3.7.0") + kProbe, root_ / "state-swapped");
+  ASSERT_EQ(o.rc, 1) << o.err;
+  nlohmann::json r = nlohmann::json::parse(o.out);
+  EXPECT_EQ(r["bisect"]["answer"]["kind"], "good_end_bad");
+  EXPECT_NE(r["summary"]["text"].get<std::string>().find("run again with --good 3.7.0 --bad 3.5.0"), std::string::npos)
+      << r["summary"]["text"];
+  EXPECT_EQ(r["bisect"]["tried"], 2) << "nothing between the ends is tried";
+}
+
 TEST_F(BisectCli, ACommandCanJudgeInsteadOfAProbeAndTheDiskLimitEmptiesTheCache) {
   const fs::path state = root_ / "state-run";
   // A sparse 200 MiB file in the wheel cache: over a 0.1 GiB limit before the first trial.
