@@ -1,40 +1,8 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what building needs, build the gpustack
-# binary alone (optimised, stripped, one progress line; the compiler's output only if it fails),
-# then run `gpustack check`. Arguments go to `gpustack check` (e.g. --json, --markdown -o report.md).
-# Builds into build-release/ (scripts/test.sh builds the test configurations into build/ and
-# build-asan/), so the two commands never rebuild each other's objects.
+# binary (scripts/build-release.sh), then run `gpustack check`. Arguments go to `gpustack check`
+# (e.g. --json, --markdown -o report.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-start=$SECONDS
-bash scripts/install-deps.sh
-# Unity batches of 8, as CI builds them (so CI has compiled these very batches): the core's ~200
-# sources parse json/fmt/toml++/CLI11 about 25 times instead of 200; no tests, no benchmarks, no
-# debug info, stripped (a few MB, not 150).
-log=build-release/build.log
-mkdir -p build-release
-if ! cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSTACK_BUILD_TESTS=OFF \
-     -DGPUSTACK_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 >"$log" 2>&1; then
-  cat "$log" >&2
-  echo "gpustack: configuring failed (above)" >&2
-  exit 2
-fi
-echo "gpustack: building the binary (a few minutes on 2 cores; the log is $log)" >&2
-# ninja's "[n/m] ..." lines become one line that updates in place (a plain line each on a pipe).
-set +e
-NINJA_STATUS="[%f/%t] " ninja -C build-release gpustack 2>&1 | tee -a "$log" | while IFS= read -r line; do
-  case "$line" in
-    \[*/*\]*) if [ -t 2 ]; then printf '\r\033[Kgpustack: building %s' "${line%% *}" >&2; fi ;;
-  esac
-done
-rc=${PIPESTATUS[0]}
-set -e
-[ -t 2 ] && printf '\r\033[K' >&2
-if [ "$rc" -ne 0 ]; then
-  grep -v -e '^\[[0-9]*/[0-9]*\]' -e '^-- ' "$log" | tail -60 >&2
-  echo "gpustack: the build failed (the compiler's words above; all of it in $log)" >&2
-  exit 2
-fi
-strip build-release/gpustack
-echo "gpustack: built in $((SECONDS - start)) s ($(du -h build-release/gpustack | cut -f1) binary: build-release/gpustack)" >&2
+bash scripts/build-release.sh
 exec ./build-release/gpustack check "$@"

@@ -14,7 +14,7 @@ if [ "${1:-}" = "--test" ]; then
     clang libclang-rt-14-dev   # the ASan+UBSan+libFuzzer build
     clang-19                   # gfx11/gfx12 WMMA and gfx90a MFMA code of kernels/gdn_chunk_v2.cu (Debian's comgr knows no gfx11/12)
     libgtest-dev libgmock-dev libbenchmark-dev
-    python3 python3-jsonschema
+    python3 python3-jsonschema python3-yaml  # python3-yaml: action.yml read as the runner reads it (tests/cli/action_test.cpp)
     python3-torch python3-venv  # real torch imports in the warm-worker tests (CPU torch 1.13, 70 MB); a torch-less venv beside it
     libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs  # HIP compile tests, no GPU
     libdrm-amdgpu1  # the card tests load the real libdrm_amdgpu with no AMD device (librocm-smi-dev brings librocm_smi64)
