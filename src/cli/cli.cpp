@@ -38,6 +38,7 @@ static std::vector<command_spec> command_table() {
       train_smoke_command(),
       inspect_command(),
       bisect_command(),
+      mcp_command(),
   };
 }
 

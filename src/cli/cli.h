@@ -61,6 +61,7 @@ command_spec train_smoke_command();
 command_spec inspect_command();
 command_spec explain_command();
 command_spec bisect_command();
+command_spec mcp_command();
 
 int run_cli(int argc, char** argv);
 
