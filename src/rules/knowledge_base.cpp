@@ -116,6 +116,35 @@ std::string trimmed_evidence(std::string_view line) {
   return s;
 }
 
+/// The text with each wrapped log line also given whole. Log formatters (rich, loguru, Python's
+/// logging with a column layout) wrap a long message onto continuation lines indented to the
+/// message column, so "Error loading" and '"...\\fbgemm.dll" or one of its dependencies.' land on
+/// two lines and no one-line pattern sees both. A line followed by one indented 12 columns or more
+/// (a traceback indents 2 and 4) gets, after that continuation, one more line: the two joined.
+/// The originals stay, so nothing that matched before stops matching.
+std::string with_wrapped_lines_joined(std::string_view text) {
+  auto indent = [](std::string_view l) {
+    size_t n = 0;
+    while (n < l.size() && (l[n] == ' ' || l[n] == '\t')) n += l[n] == '\t' ? 8 : 1;
+    return n;
+  };
+  std::vector<std::string_view> lines = scan::split(text, '\n');
+  std::string out;
+  out.reserve(text.size() + 256);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out.append(lines[i]);
+    if (i + 1 < lines.size()) out.push_back('\n');
+    if (i == 0) continue;
+    std::string_view prev = lines[i - 1], cur = lines[i];
+    std::string_view prev_t = scan::trim(prev), cur_t = scan::trim(cur);
+    if (prev_t.empty() || cur_t.empty() || indent(cur) < 12 || indent(prev) >= indent(cur)) continue;
+    out.append(prev_t).push_back(' ');
+    out.append(cur_t);
+    if (i + 1 < lines.size()) out.push_back('\n');
+  }
+  return out;
+}
+
 /// The first line of `text` a pattern matches (at most kMaxMatchLine bytes); nullopt when none does.
 /// Substrings are searched in the whole lower-cased text at once; a regex only runs on lines
 /// that hold its anchor (text_pattern::anchor, a literal every match contains), because
@@ -177,6 +206,10 @@ std::vector<std::string> captures_of(const text_pattern& p, const std::string& l
   }
   for (size_t g = 1; g < m.size(); ++g) {
     std::string c = m[g].matched ? trimmed_evidence(m[g].str()) : "";
+    // An issue body's Markdown around a value ("**148**", "`gfx1032`") is no part of it: a fix
+    // that prints the capture must not carry the asterisks into a command.
+    while (c.size() >= 2 && (c.front() == '*' || c.front() == '`') && c.back() == c.front())
+      c = c.substr(1, c.size() - 2);
     if (c.size() > 120) c = c.substr(0, 117) + "...";
     out.push_back(std::move(c));
   }
@@ -234,7 +267,8 @@ void knowledge_base::drop_superseded(std::vector<finding>& fs) const {
 }
 
 std::vector<finding> knowledge_base::match_error_text(std::string_view text, const machine_facts& facts) const {
-  text = text.substr(0, kMaxMatchText);
+  const std::string joined = with_wrapped_lines_joined(text.substr(0, kMaxMatchText));
+  text = joined;
   std::string lowered = lower(text);
   std::vector<alloc_entry> allocs = alloc_entries(facts);
   auto anywhere = [&](const text_pattern& p) { return match_line(p, text, lowered).has_value(); };

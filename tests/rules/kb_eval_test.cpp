@@ -246,6 +246,32 @@ TEST(KbEval, MatchPlaceholdersNameWhatTheErrorCaptured) {
   EXPECT_TRUE(fs[0].unknown_facts.empty());
 }
 
+TEST(KbEval, AWrappedLogLineIsMatchedWhole) {
+  // A log formatter wraps a long message onto a line indented to the message column: the pattern
+  // spans both lines. A traceback's shallow indentation is no wrap.
+  knowledge_base kb = kb_of({{"GS-T-002", "fail", "x", "gpu.vendor = \"nvidia\"",
+                              "match_text = [{ regex = \"Error loading .*fbgemm\\\\.dll\" }]\n"}});
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  auto fs = kb.match_error_text(
+      "02:54:18-197331 ERROR    Could not load torch: [WinError 126] Error loading\n"
+      "                         \"P:\\AI\\venv\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.\n",
+      pasted);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_NE(fs[0].evidence.find("Error loading \"P:"), std::string::npos) << fs[0].evidence;
+  EXPECT_TRUE(kb.match_error_text("OSError: Error loading\n    \"fbgemm.dll\" or one of its dependencies.\n", pasted).empty())
+      << "4 columns is a traceback's indentation, not a wrap";
+}
+
+TEST(KbEval, MarkdownAroundACapturedValueStaysOutOfTheFix) {
+  knowledge_base kb = capture_kb("sudo usermod -aG {match.2} $USER", "/dev/(kfd) is owned by group ([^ ]+)");
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  auto fs = kb.match_error_text("the device /dev/kfd is owned by group **render** here\n", pasted);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].remediation, "sudo usermod -aG render $USER");
+}
+
 TEST(KbEval, AnOptionalGroupThatDidNotMatchWithholdsTheFix) {
   knowledge_base kb = capture_kb("pip install {match.2}", "no module named .([a-z_]+).( from [a-z]+)?");
   machine_facts pasted;
