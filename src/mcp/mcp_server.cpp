@@ -32,6 +32,18 @@ std::string arg_error(const json& args, const char* key, json::value_t kind, boo
   return ok ? "" : std::string("argument '") + key + "' has the wrong type";
 }
 
+/// args[key], a list of strings, appended to argv: each a word of its own, never an option (a
+/// leading '-'), so a tool's caller cannot smuggle flags into the command. "" or why not.
+std::string append_words(const json& args, const char* key, const char* what, std::vector<std::string>& argv) {
+  if (!args.contains(key)) return "";
+  for (const json& w : args[key]) {
+    if (!w.is_string() || w.get<std::string>().empty() || w.get<std::string>()[0] == '-')
+      return std::string("argument '") + key + "' holds something that is no " + what;
+    argv.push_back(w.get<std::string>());
+  }
+  return "";
+}
+
 }  // namespace
 
 const std::vector<std::string>& mcp_protocol_versions() {
@@ -119,14 +131,7 @@ json mcp_server::call_tool(const json& params) {
   } else if (name == "inspect") {
     why = check_args({{"paths", json::value_t::array, false}, {"gpu", json::value_t::string, false}});
     argv = {"inspect", "--json"};
-    if (why.empty() && args.contains("paths"))
-      for (const json& p : args["paths"]) {
-        if (!p.is_string() || p.get<std::string>().empty() || p.get<std::string>()[0] == '-') {
-          why = "argument 'paths' holds something that is no path";
-          break;
-        }
-        argv.push_back(p.get<std::string>());
-      }
+    if (why.empty()) why = append_words(args, "paths", "path", argv);
     if (why.empty() && args.contains("gpu")) argv.insert(argv.end(), {"--gpu", args["gpu"].get<std::string>()});
     timeout_s = 300;
   } else if (name == "matrix") {
@@ -138,14 +143,7 @@ json mcp_server::call_tool(const json& params) {
                         "`gpustack mcp --allow-probes` to offer probes");
     why = check_args({{"ids", json::value_t::array, false}, {"timeout_s", json::value_t::number_unsigned, false}});
     argv = {"probe", "--json"};
-    if (why.empty() && args.contains("ids"))
-      for (const json& id : args["ids"]) {
-        if (!id.is_string() || id.get<std::string>().empty() || id.get<std::string>()[0] == '-') {
-          why = "argument 'ids' holds something that is no probe id";
-          break;
-        }
-        argv.push_back(id.get<std::string>());
-      }
+    if (why.empty()) why = append_words(args, "ids", "probe id", argv);
     if (why.empty() && args.contains("timeout_s"))
       argv.insert(argv.end(), {"--timeout", std::to_string(args["timeout_s"].get<long long>())});
     timeout_s = 3600;
