@@ -66,6 +66,28 @@ std::string strip_bold_labels(std::string s) {
   return s;
 }
 
+/// "root **148** 236" (a value bolded in an issue's prose or a pasted listing) -> "root 148 236": a
+/// run with no space between two "**", with no letter or digit outside them, loses the markers.
+/// "**kwargs", "2**8" and "a ** b" stay as they are.
+std::string strip_bold_words(std::string s) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t p = s.find("**"); p != std::string::npos; p = s.find("**", p)) {
+    size_t close = s.find("**", p + 2);
+    if (close == std::string::npos) break;
+    std::string_view inner(s.data() + p + 2, close - p - 2);
+    bool plain = !inner.empty() && inner.find(' ') == std::string_view::npos && inner.find('*') == std::string_view::npos;
+    bool fenced = (p == 0 || !word_char(s[p - 1])) && (close + 2 >= s.size() || !word_char(s[close + 2]));
+    if (plain && fenced) {
+      s.erase(close, 2);
+      s.erase(p, 2);
+      p = close - 2;
+    } else {
+      p += 2;
+    }
+  }
+  return s;
+}
+
 /// A fence line opens or closes a block ("```", "```python"); "```text```" on one line is inline
 /// code whose text stays (strip_inline_fences).
 bool is_fence(std::string_view t) {
@@ -367,7 +389,7 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
     if (!is_fence(trim_copy(l)))
-      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))))));
+      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_bold_words(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l))))))));
     if (end == text.size()) break;
     pos = end + 1;
   }

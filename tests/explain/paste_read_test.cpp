@@ -31,6 +31,9 @@ TEST(PasteText, MarkdownAndHtmlLayoutGoTracebackWordsStay) {
   EXPECT_EQ(l, want);
   EXPECT_EQ(normalise_paste("it fails with ```RuntimeError: boom``` here"), (std::vector<std::string>{"it fails with RuntimeError: boom here"}))
       << "inline code on one line is text, not a fence";
+  // A value bolded in the prose or a listing loses its markers; Python's ** stays.
+  EXPECT_EQ(normalise_paste("crw-rw---- 1 root **148** 236, 0 Jul 23 18:21 /dev/kfd\nf(**kwargs) and 2**8 and a ** b"),
+            (std::vector<std::string>{"crw-rw---- 1 root 148 236, 0 Jul 23 18:21 /dev/kfd", "f(**kwargs) and 2**8 and a ** b"}));
 }
 
 TEST(GpuNames, LongestSpellingWinsAndDigitsDoNotRunOn) {
