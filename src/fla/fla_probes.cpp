@@ -98,7 +98,8 @@ probe_result run_triton_compile_step(const probe_context& ctx) {
   for (const char* extra : {"kernels/triton/gdn_chunk.py", "kernels/triton/gdn_compile.py"})
     if (find_asset(extra)) req.extra_assets.push_back(extra);
   nlohmann::json kernels = nlohmann::json::array();
-  for (std::string_view k : scan::split_nonempty(option_text(ctx, "fla.kernels", "prep,state,out"), ','))
+  const std::string chosen = option_text(ctx, "fla.kernels", "prep,state,out");  // the views below point into it
+  for (std::string_view k : scan::split_nonempty(chosen, ','))
     kernels.push_back(std::string(k));
   req.args = {{"stage", stage}, {"target", target}, {"kernels", kernels}, {"K", s.K}, {"V", s.V}};
   ctx.phase("start");
