@@ -100,7 +100,8 @@ json mcp_server::call_tool(const json& params) {
   auto check_args = [&](std::initializer_list<std::tuple<const char*, json::value_t, bool>> spec) {
     for (const auto& [k, kind, req] : spec)
       if (std::string e = arg_error(args, k, kind, req); !e.empty()) return e;
-    for (const auto& [k, v] : args.items()) {
+    for (auto it = args.begin(); it != args.end(); ++it) {
+      const std::string k = it.key();  // not a structured binding: clang 14 cannot capture one in the lambda
       bool known = std::any_of(spec.begin(), spec.end(), [&](const auto& s) { return std::get<0>(s) == k; });
       if (!known) return "unknown argument '" + k + "'";
     }
