@@ -6,12 +6,12 @@
 #include <filesystem>
 
 #include "bisect/bisect_env.h"
-#include "core/assets.h"
 #include "core/byte_size.h"
 #include "core/file_io.h"
 #include "core/sha256.h"
 #include "core/text_scan.h"
 #include "python/pep503.h"
+#include "python/script_io.h"
 #include "sys/subprocess_capture.h"
 #include "watch/watch.h"
 
@@ -52,13 +52,8 @@ captured_run run_helper(const std::string& python, const std::string& script_pat
 }
 
 bool write_helper(const std::string& dir, const char* asset, std::string* path, std::string* why) {
-  auto text = find_asset(std::string("probes/python/") + asset);
-  if (!text) {
-    *why = std::string(asset) + " is not in this build of gpustack";
-    return false;
-  }
   *path = dir + "/" + asset;
-  return write_file_atomically(*path, *text, *why);
+  return write_asset(dir, std::string("probes/python/") + asset, why);
 }
 
 struct journal {

@@ -1,7 +1,6 @@
 // `gpustack mcp [--allow-probes]`: the Model Context Protocol server on stdin/stdout (src/mcp/,
 // docs/mcp.md). Each tool call runs this binary with the matching command, its report written to
 // a private temporary file (-o), so the channel on stdout carries nothing but protocol messages.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "cli/cli.h"
 #include "core/status.h"
 #include "mcp/mcp_server.h"
+#include "python/script_io.h"
 #include "sys/subprocess_capture.h"
 
 namespace gs {
@@ -25,28 +25,15 @@ struct mcp_args {
   bool allow_probes = false;
 };
 
-/// A private directory for one call's files, removed when the call ends.
-struct call_dir {
-  fs::path path;
-  call_dir() {
-    std::string tmpl = (fs::temp_directory_path() / "gpustack-mcp-XXXXXX").string();
-    if (::mkdtemp(tmpl.data())) path = tmpl;
-  }
-  ~call_dir() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
-
 tool_run_result run_self(const std::string& self, const std::vector<std::string>& args, const std::string& file_text,
                          double timeout_s) {
   tool_run_result r;
-  call_dir dir;
-  if (dir.path.empty()) {
-    r.out = "gpustack mcp: cannot create a temporary directory";
+  temp_dir dir;  // private (0700), removed with the call's files when the call ends
+  if (dir.path().empty()) {
+    r.out = "gpustack mcp: cannot create a temporary directory: " + dir.error();
     return r;
   }
-  const fs::path paste = dir.path / "paste.txt", report = dir.path / "report";
+  const fs::path paste = fs::path(dir.path()) / "paste.txt", report = fs::path(dir.path()) / "report";
   std::vector<std::string> argv{self};
   for (const std::string& a : args) argv.push_back(a == "{FILE}" ? paste.string() : a);
   if (!file_text.empty() || std::find(args.begin(), args.end(), "{FILE}") != args.end())
