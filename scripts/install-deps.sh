@@ -8,6 +8,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libelf-dev libzstd-dev zlib1g-dev
+  libyaml-cpp-dev  # compose files and Kubernetes manifests (check --container)
 )
 if [ "${1:-}" = "--test" ]; then
   PKGS+=(

@@ -192,6 +192,45 @@ struct device_code_library {
   std::string error;               ///< unreadable or corrupt ("" when it parsed)
 };
 
+/// What a container spec says about the container it makes (`gpustack check --container`): read
+/// from a Dockerfile, a compose file, a `docker run`/`podman run` line or a Kubernetes manifest by
+/// src/container/, and read by rules as `container.*` facts beside the host's. The image's own
+/// stack (its ROCm, CUDA, torch) also fills the stack and Python facts of the container's facts, so
+/// every rule about those versions applies to the image as it would to a machine.
+struct container_info {
+  std::string kind;          ///< "dockerfile", "compose", "run", "kubernetes"
+  std::string name;          ///< service, container or workload name; "" when the spec gives none
+  std::string engine;        ///< run lines: "docker", "podman", "nerdctl"; "" otherwise
+  int line = 0;              ///< 1-based line of the spec where this container starts
+  std::string image;         ///< the image it runs (a Dockerfile: its last stage's FROM)
+  std::string image_rocm;    ///< ROCm of the image, from its tag or its ENV ("6.2.4"), "" unknown
+  std::string image_cuda;    ///< CUDA of the image ("12.4.1"), "" unknown
+  std::string image_python;  ///< Python of the image ("3.10"), "" unknown
+  std::string image_torch;   ///< torch the image ships ("2.3.0"), "" unknown
+  std::string image_os, image_os_version;  ///< the image's distribution from its name ("ubuntu", "22.04"), "" unknown
+  std::string vendor;        ///< "amd", "nvidia": what the image, devices, GPU requests and env say; "" unknown
+  /// Whether the spec says how the container runs (devices, groups, IPC, GPUs): false for a bare
+  /// Dockerfile, whose runtime settings live in the `docker run` line or compose file that uses it.
+  bool runtime_known = false;
+  std::vector<std::string> devices;  ///< host device paths passed in ("/dev/kfd", "/dev/dri/renderD128")
+  std::vector<std::string> groups;   ///< --group-add / group_add / supplementalGroups, as written
+  std::string user;                  ///< USER / --user / runAsUser as written; "" = the image's default
+  bool privileged = false;
+  bool ipc_host = false;             ///< --ipc=host, ipc: host, hostIPC: true
+  std::optional<double> shm_bytes;   ///< --shm-size, shm_size, a memory emptyDir on /dev/shm (bytes)
+  std::string seccomp;               ///< "unconfined", a profile, "" = the runtime's default
+  std::string gpu_request;           ///< how NVIDIA GPUs are requested, as written ("--gpus all"); "" none
+  std::string runtime;               ///< --runtime / runtime: / runtimeClassName
+  std::string k8s_gpu_resource;      ///< "nvidia.com/gpu", "amd.com/gpu" (limits or requests)
+  std::map<std::string, std::string> env;   ///< ENV, environment:, -e, env: (the image's own ENV is not known)
+  std::map<std::string, std::string> pip;   ///< packages `RUN pip install` names: name -> pinned version ("" unpinned)
+  std::string torch_index;           ///< where those lines install torch from: "rocm6.2", "cu121", "cpu", "pypi"; "" none
+  std::vector<std::string> pip_requirements;  ///< requirement files those lines install (-r FILE): their pins are not seen
+  bool pip_constrained = false;      ///< a constraints file (-c, PIP_CONSTRAINT) holds what they may change
+  std::vector<std::string> typos;    ///< keys and device paths that look misspelt ("device: (devices?)", "/dev/fdk (/dev/kfd?)")
+  std::vector<std::string> notes;    ///< what the spec leaves unread ("env_file .env not read")
+};
+
 /// How complete the facts are. Live detection and a --sysroot capture look at the whole machine,
 /// so a fact they did not find is absent. Facts read from pasted text (`gpustack explain`) are
 /// partial: what the paste does not mention is unknown, not absent, except for the kinds of
@@ -215,6 +254,8 @@ struct machine_facts {
   std::map<std::string, std::string> env;  ///< relevant environment variables, raw values (redaction happens at output)
   std::vector<detection_issue> issues;
   std::vector<device_code_library> device_code;  ///< GPU libraries of the Python env (filled by check)
+  /// Set only while `check --container` evaluates the rules for one container of a spec.
+  std::optional<container_info> container;
 };
 
 }  // namespace gs

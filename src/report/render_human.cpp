@@ -10,6 +10,7 @@
 #include "core/byte_size.h"
 #include "matrix/stack_position.h"
 #include "report/card_text.h"
+#include "report/container_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
 #include "report/text_wrap.h"
@@ -253,6 +254,10 @@ std::string render_human(const nlohmann::json& report, bool color, size_t width)
   header(r, out, p);
   gpu_table(r, out, p);
   stack_rows(r, out, p);
+  if (std::vector<std::string> cl = container_lines(r); !cl.empty()) {  // check --container
+    out += p.bold("Container") + "  " + cl[0] + "\n";
+    for (size_t i = 1; i < cl.size(); ++i) out += wrapped("  ", 4, cl[i], p);
+  }
   findings_block(r, out, p);
   probes_block(r, out, p);
   if (auto t = run_timing_text(r.value("run", json::object())); !t.empty()) out += wrapped(p.bold("Time") + "  ", 6, t, p);

@@ -10,6 +10,7 @@
 #include "matrix/stack_position.h"
 #include "card/samples_line.h"
 #include "report/card_text.h"
+#include "report/container_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
 
@@ -165,6 +166,11 @@ std::string render_markdown(const nlohmann::json& report) {
   std::string out;
   title(r, out);
   stack_table(r, out);
+  if (std::vector<std::string> cl = container_lines(r); !cl.empty()) {  // check --container
+    out += "**Container:** " + md(cl[0]) + "\n\n";
+    for (size_t i = 1; i < cl.size(); ++i) out += "- " + md(cl[i]) + "\n";
+    out += "\n";
+  }
   findings_list(r, out);
   probes_table(r, out);
   if (auto t = run_timing_text(r.value("run", json::object())); !t.empty()) out += "**Time:** " + md(t) + "\n\n";

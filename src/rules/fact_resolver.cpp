@@ -239,6 +239,85 @@ void add_card_facts(std::vector<builtin>& t) {
                   return str(s); }));
 }
 
+
+/// container.<key>: what `check --container` read from a spec (core/facts.h container_info).
+/// Unset outside that command. Facts about how the container runs are unknown for a bare
+/// Dockerfile (fact_is_unknown), so a rule on them waits for the run line or compose file.
+void add_container_facts(std::vector<builtin>& t) {
+  auto has = [](const container_info& k, std::string_view dev) {
+    for (const std::string& d : k.devices)
+      if (d == dev || d.rfind(std::string(dev) + "/", 0) == 0) return true;
+    return false;
+  };
+#define CF(key, type, doc, ...) /* variadic: a body may hold commas */ \
+  builtin { {key, fact_type::type, fact_scope::global, doc}, [has](const fact_context& c) -> std::optional<fact_value> { \
+    if (!c.facts->container) { return std::nullopt; } const container_info& k = *c.facts->container; (void)has; __VA_ARGS__ } }
+  t.push_back(CF("container.kind", string, "the spec: dockerfile, compose, run (a docker/podman run line), kubernetes", { return str(k.kind); }));
+  t.push_back(CF("container.name", string, "the service, container or workload name", { return str(k.name); }));
+  t.push_back(CF("container.engine", string, "run lines: docker, podman or nerdctl", { return str(k.engine); }));
+  t.push_back(CF("container.image", string, "the image it runs (a Dockerfile: its last stage's FROM)", { return str(k.image); }));
+  t.push_back(CF("container.vendor", string, "amd or nvidia, from the image, devices, GPU requests, environment and torch index", { return str(k.vendor); }));
+  t.push_back(CF("container.rocm", version, "ROCm of the image, from its tag or ENV ROCM_VERSION", { return ver(k.image_rocm); }));
+  t.push_back(CF("container.cuda", version, "CUDA of the image, from its tag or ENV CUDA_VERSION", { return ver(k.image_cuda); }));
+  t.push_back(CF("container.cuda_series", version, "the image's CUDA as major.minor (12.4.1 -> 12.4): what a driver's CUDA version is compared with",
+                 { size_t a = k.image_cuda.find('.'), b = a == std::string::npos ? a : k.image_cuda.find('.', a + 1);
+                   return ver(k.image_cuda.substr(0, b)); }));
+  t.push_back(CF("container.torch", version, "torch the image ships, from its tag", { return ver(k.image_torch); }));
+  t.push_back(CF("container.torch_index", string,
+                 "where the spec's `pip install` lines take torch from: rocmX.Y, cuXYZ, cpu (the index or the version's label), pypi",
+                 { return str(k.torch_index); }));
+  t.push_back(CF("container.pip_requirements", string,
+                 "requirement files the spec's pip lines install (-r FILE), ', '-separated: what they pin is not seen (unset: none)",
+                 { std::string s; for (const std::string& r : k.pip_requirements) s += (s.empty() ? "" : ", ") + r; return str(s); }));
+  t.push_back(CF("container.pip_constrained", boolean, "a constraints file (-c, PIP_CONSTRAINT) limits what those lines may change",
+                 { return boolean(k.pip_constrained || k.env.count("PIP_CONSTRAINT") || k.env.count("UV_CONSTRAINT")); }));
+  t.push_back(CF("container.typos", string, "keys and device paths that look misspelt, with what they may mean ('; '-separated; unset: none)",
+                 { std::string s; for (const std::string& x : k.typos) s += (s.empty() ? "" : "; ") + x; return str(s); }));
+  t.push_back(CF("container.user", string, "USER / --user / runAsUser as written (unset: the image's default user)", { return str(k.user); }));
+  t.push_back(CF("container.root", boolean, "it runs as root: no user given, or root / 0",
+                 { if (k.user.empty() || k.user == "root" || k.user == "0" || k.user.rfind("0:", 0) == 0 || k.user.rfind("root:", 0) == 0)
+                     return boolean(true);
+                   return k.user.find('$') == std::string::npos ? boolean(false) : std::nullopt; }));
+  t.push_back(CF("container.kfd", boolean, "/dev/kfd is passed in (or --privileged, or the amd.com/gpu device plugin)",
+                 { return boolean(k.privileged || has(k, "/dev/kfd")); }));
+  t.push_back(CF("container.dri", boolean, "/dev/dri (or a render node under it) is passed in, or --privileged",
+                 { return boolean(k.privileged || has(k, "/dev/dri")); }));
+  t.push_back(CF("container.amd_devices_missing", string, "which of /dev/kfd and /dev/dri are not passed in (unset: both are)",
+                 { if (k.privileged) return std::nullopt;
+                   bool kfd = has(k, "/dev/kfd"), dri = has(k, "/dev/dri");
+                   return str(kfd && dri ? "" : !kfd && !dri ? "/dev/kfd and /dev/dri" : kfd ? "/dev/dri" : "/dev/kfd"); }));
+  t.push_back(CF("container.groups", string, "--group-add / group_add / supplementalGroups, ', '-separated (unset: none)",
+                 { std::string s; for (const std::string& g : k.groups) s += (s.empty() ? "" : ", ") + g; return str(s); }));
+  t.push_back(CF("container.device_groups", boolean,
+                 "the groups given include video or render (or podman's keep-groups); unset when only numeric GIDs are given",
+                 { bool numeric = false;
+                   for (const std::string& g : k.groups) {
+                     if (g == "video" || g == "render" || g == "keep-groups") return boolean(true);
+                     numeric = numeric || (!g.empty() && g.find_first_not_of("0123456789") == std::string::npos);
+                   }
+                   return numeric ? std::nullopt : boolean(false); }));
+  t.push_back(CF("container.privileged", boolean, "--privileged / privileged: true", { return boolean(k.privileged); }));
+  t.push_back(CF("container.ipc_host", boolean, "it shares the host's IPC namespace (--ipc=host, ipc: host, hostIPC)", { return boolean(k.ipc_host); }));
+  t.push_back(CF("container.shm_mib", number,
+                 "/dev/shm in MiB: what the spec sets (--shm-size, shm_size, a memory emptyDir), else the runtimes' default of 64",
+                 { return num(std::round((k.shm_bytes ? *k.shm_bytes : 64.0 * 1048576.0) / 1048576.0)); }));
+  t.push_back(CF("container.seccomp", string, "the seccomp profile the spec sets (unconfined, a file); unset: the runtime's default", { return str(k.seccomp); }));
+  t.push_back(CF("container.gpu_request", string, "how it asks for NVIDIA GPUs, as written (--gpus all, deploy devices, nvidia.com/gpu); unset: not at all",
+                 { return str(k.gpu_request); }));
+  t.push_back(CF("container.gpu_requested", boolean, "it asks for NVIDIA GPUs in any of the ways the NVIDIA runtime honours", { return boolean(!k.gpu_request.empty()); }));
+  t.push_back(CF("container.runtime", string, "--runtime / runtime: / runtimeClassName", { return str(k.runtime); }));
+  t.push_back(CF("container.k8s_gpu_resource", string, "the GPU resource a pod's container asks for (nvidia.com/gpu, amd.com/gpu)", { return str(k.k8s_gpu_resource); }));
+  t.push_back(CF("container.uses_torch", boolean,
+                 "torch runs in it: a torch image (pytorch, vllm, sglang ...) or torch among its pip installs; unset when nothing says so",
+                 { std::string img = k.image;
+                   for (char& ch : img) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                   for (std::string_view w : {"pytorch", "torch", "vllm", "sglang", "axolotl", "unsloth", "llama-factory", "llamafactory"})
+                     if (img.find(w) != std::string::npos) return boolean(true);
+                   if (!k.image_torch.empty() || k.pip.count("torch")) return boolean(true);
+                   return std::nullopt; }));
+#undef CF
+}
+
 const std::vector<builtin>& builtins() {
   static const std::vector<builtin> table = [] {
     std::vector<builtin> t = {
@@ -360,6 +439,7 @@ const std::vector<builtin>& builtins() {
       F("alloc.conflict", boolean, alloc, "another allocator variable is set to a different value", { return c.alloc ? boolean(c.alloc->conflict) : std::nullopt; }),
     };
     add_card_facts(t);
+    add_container_facts(t);
     return t;
   }();
   return table;
@@ -476,6 +556,17 @@ bool fact_is_unknown(std::string_view key, const fact_context& c, bool is_set) {
       "gpu.source", "host.in_container"};
   for (std::string_view prefix : machine_only)
     if (key.rfind(prefix, 0) == 0) return true;
+  if (key.rfind("container.", 0) == 0) {  // known where the spec says it; how it runs only from a run line, compose, k8s
+    static constexpr std::string_view spec_only[] = {"container.kind", "container.name", "container.engine", "container.image",
+                                                     "container.vendor", "container.rocm", "container.cuda", "container.cuda_series", "container.torch",
+                                                     "container.torch_index", "container.user", "container.root", "container.uses_torch",
+                                                     "container.pip_requirements", "container.pip_constrained", "container.typos"};
+    if (!c.facts->container) return true;
+    for (std::string_view k : spec_only)
+      // a spec with no pip line installs no torch and no requirements itself; no typo seen is none there
+      if (key == k) return !is_set && key != "container.torch_index" && key != "container.pip_requirements" && key != "container.typos";
+    return !c.facts->container->runtime_known;
+  }
   const facts_coverage& cov = c.facts->coverage;
   if (key.rfind("gpus.", 0) == 0) return !cov.gpus_complete;  // counts: known only from a tool's whole list
   if (key.rfind("dev.", 0) == 0) return !cov.devices_listed;  // device nodes: only from an `ls -l` of them

@@ -6,9 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "container/container_facts.h"
+#include "container/container_spec.h"
 #include "support/sample_facts.h"
 #include "rules/knowledge_base.h"
 #include "rules/rule.h"
+#include "support/container_cases.h"
 #include "support/corpus.h"
 
 namespace gs {
@@ -65,6 +68,11 @@ struct rule_case {
 };
 
 machine_facts amd_pkg(const std::string& name, const std::string& v) { return with_pkg(r9700(), name, v); }
+/// The facts `check --container` gives the rules for a spec's first container, on `host`.
+machine_facts spec_facts(const std::string& spec, const machine_facts& host = machine_facts{}) {
+  container_spec s = read_container_spec(spec, container_spec_kind("", spec));
+  return s.containers.empty() ? machine_facts{} : container_facts(host, s.containers[0]);
+}
 machine_facts nv_pkg(const std::string& name, const std::string& v) { return with_pkg(h200(), name, v); }
 /// The H200 machine with another NVIDIA GPU in its place: "sm_61" -> compute capability "6.1".
 machine_facts nv_gpu(const std::string& arch, const char* name) {
@@ -143,6 +151,16 @@ const std::vector<rule_case>& cases() {
   static const std::vector<rule_case> c = {
       {"GS-ENV-001", [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); },
        [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "12.0.1"); }, severity::fail},
+      // Container specs (check --container): the rest are drawn by real specs in tests/fixtures/container.
+      {"GS-CONT-102", [] { return spec_facts("docker run --device=/dev/kfd --device=/dev/dri -u 1000 rocm/rocm-terminal\n"); },
+       [] { return spec_facts("docker run --device=/dev/kfd --device=/dev/dri -u 1000 --group-add video rocm/rocm-terminal\n"); },
+       severity::warn},
+      {"GS-CONT-107", [] { return spec_facts("FROM rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_2.3.0\nRUN pip install torch\n"); },
+       [] { return spec_facts("FROM rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_2.3.0\n"
+                              "RUN pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\n"); },
+       severity::fail},
+      {"GS-CONT-108", [] { return spec_facts("FROM rocm/rocm-terminal\nENV HSA_OVERRIDE_GFX_VERSION=10.3.0\n"); },
+       [] { return spec_facts("FROM rocm/rocm-terminal\nENV HSA_OVERRIDE_GFX_VERSION=10.3.0\n", r9700()); }, severity::info},
       {"GS-ENV-002", [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "gfx1201"); },
        [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "12.0.1"); }, severity::fail},
       {"GS-ENV-003", [] { return with_rocm(amd_env("HSA_OVERRIDE_GFX_VERSION", "12.0.1"), "7.2.0"); },
@@ -612,6 +630,7 @@ TEST(BuiltinRules, EveryRuleHasACase) {
   for (const rule_case& c : cases()) tested.insert(c.id);
   for (const gs::testing::corpus_case& c : gs::testing::corpus_cases())
     for (const std::string& id : c.expect) tested.insert(id);
+  for (const std::string& id : gs::testing::container_case_ids()) tested.insert(id);  // real specs
   std::set<std::string> defined;
   for (const rule& r : builtin().rules()) {
     defined.insert(r.id);
