@@ -37,8 +37,10 @@ bash scripts/install-deps.sh --test
 # also fail on two file-local helpers of the same name in one batch: a copy that should have
 # one home (src/core/text_scan.h, tests/support/files.h) cannot land unnoticed.
 UNITY=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8)
+# -DGPUSTACK_PORTABLE=ON: the binary the pip wheel carries (every library but glibc linked in), so the
+# wheel test (tests/cli/wheel_test.cpp) packs and installs the very binary these tests ran.
 begin_phase "build (g++, RelWithDebInfo)"
-BUILD_DIR=build bash scripts/build.sh -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" "${UNITY[@]}"
+BUILD_DIR=build bash scripts/build.sh -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DGPUSTACK_PORTABLE=ON "${UNITY[@]}"
 # CI sets GPUSTACK_EXPECTED_SKIPS (.ci/run): there a test that skips for a missing tool fails
 # the run instead, unless the list names it (no GPU, no Vulkan loader).
 check_skips() {

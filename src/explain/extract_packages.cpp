@@ -24,7 +24,8 @@ constexpr std::pair<std::string_view, std::string_view> kMentioned[] = {
     {"causal_conv1d", "causal-conv1d"}, {"mamba-ssm", "mamba-ssm"}, {"mamba_ssm", "mamba-ssm"}, {"fla-core", "fla-core"},
     {"deepspeed", "deepspeed"}, {"unsloth", "unsloth"}, {"llama-cpp-python", "llama-cpp-python"},
     {"onnxruntime-rocm", "onnxruntime-rocm"}, {"onnxruntime-gpu", "onnxruntime-gpu"}, {"torchao", "torchao"},
-    {"tilelang", "tilelang"}, {"diffusers", "diffusers"}, {"numpy", "numpy"}, {"jax", "jax"}};
+    {"tilelang", "tilelang"}, {"diffusers", "diffusers"}, {"numpy", "numpy"}, {"jax", "jax"},
+    {"tensorflow-gpu", "tensorflow"}, {"tensorflow", "tensorflow"}};
 
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
 
@@ -237,9 +238,18 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
         }
         return false;
       };
+      // An issue form's label: "TensorFlow version (use command below): 2.3.0".
+      auto skip_note = [&] {
+        // not "(2.3.0)": that is the version itself
+        size_t close = l[q] == '(' && q + 1 < l.size() && !std::isdigit(static_cast<unsigned char>(l[q + 1])) ? l.find(')', q)
+                                                                                                             : std::string::npos;
+        if (close == std::string::npos || close - q > 40) return false;
+        q = close + 1;
+        return true;
+      };
       for (bool moved = true; moved && q < l.size();) {
         moved = skip(" ") || skip("`") || skip("==") || skip("=") || skip(":") || skip(" version") || skip("version") ||
-                skip("@");
+                skip("@") || skip_note();
       }
       if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
       if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;

@@ -195,6 +195,14 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
                                    : std::span<const std::pair<std::string_view, std::string_view>>{distros}) {
     size_t p = lower.find(name);
     if (p == std::string::npos || (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1])))) continue;
+    // An issue form's own example ("OS Platform and Distribution (e.g., Linux Ubuntu 16.04): ...")
+    // is the template's, not the reporter's.
+    if (size_t open = lower.rfind('(', p); open != std::string::npos && lower.find(')', open) > p) {
+      std::string_view lead = std::string_view(lower).substr(open, p - open);
+      if (lead.find("e.g") != std::string_view::npos || lead.find("eg.") != std::string_view::npos ||
+          lead.find("for example") != std::string_view::npos || lead.find("such as") != std::string_view::npos)
+        continue;
+    }
     int w = after_label(l, "OS:") ? weight::tool_output : weight::prose;
     s.propose("host.os_id", std::string(id), i, "text", w);
     if (id == "windows") {

@@ -87,6 +87,8 @@ void fire(const rule& r, const machine_facts& facts, const kb_data& kb, const st
   for_each_context(r.scopes, facts, kb, allocs, [&](const fact_context& ctx) {
     if (!conditions_hold(r.when, ctx)) return;
     if (!r.unless.empty() && conditions_hold(r.unless, ctx)) return;
+    // A facts_alone text rule fires here without its text: what it needs shown must be shown too.
+    if (!r.when_shown.empty() && conditions_truth(r.when_shown, ctx) != truth::yes) return;
     out.push_back(make_finding(r, ctx));
   });
 }

@@ -1,0 +1,106 @@
+// The pip/uv wheel as a user meets it: scripts/make_wheel.py packs the binary under test (CI builds
+// it with -DGPUSTACK_PORTABLE=ON: every library but glibc linked in) with the Python package of
+// wheel/, reading its manylinux tag off the binary; pip installs it into a fresh venv with no index;
+// the `gpustack` entry point, `python -m gpustack` and the Python API (check, explain) run from
+// there; the API's notebook HTML is rendered by headless Chromium.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#include "support/files.h"
+#include "support/shell.h"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct shell_output {
+  int rc;
+  std::string out;
+};
+
+shell_output sh(const std::string& cmd) {
+  shell_output r{0, ""};
+  r.rc = gs::test::shell(cmd, &r.out);
+  return r;
+}
+
+TEST(Wheel, BuiltFromTheBinaryInstallsIntoAFreshVenvAndRuns) {
+  fs::path dir = fs::temp_directory_path() / ("gs-wheel-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string src = GPUSTACK_SOURCE_DIR;
+  shell_output made =
+      sh("python3 '" + src + "/scripts/make_wheel.py' '" GPUSTACK_BINARY "' '" + (dir / "dist").string() + "'");
+  if (made.rc != 0 && made.out.find("GPUSTACK_PORTABLE") != std::string::npos && !std::getenv("GPUSTACK_EXPECTED_SKIPS"))
+    GTEST_SKIP() << "this build links shared libraries (configure with -DGPUSTACK_PORTABLE=ON, as scripts/test.sh does): "
+                 << made.out;
+  ASSERT_EQ(made.rc, 0) << made.out;
+  std::string wheel = made.out.substr(0, made.out.find('\n'));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(wheel, m, std::regex(R"(gpustack-[0-9.]+-py3-none-manylinux_2_(\d+)_x86_64\.whl$)"))) << wheel;
+  EXPECT_LE(std::stoi(m[1].str()), 34) << "the binary needs a newer glibc than Debian 12's toolchain gives: " << wheel;
+
+  std::string venv = (dir / "venv").string();
+  ASSERT_EQ(sh("python3 -m venv '" + venv + "'").rc, 0);
+  // auditwheel is on PyPI only: where pip can fetch it, it must read the same tag off the wheel.
+  if (sh("timeout 120 '" + venv + "/bin/pip' install -q auditwheel").rc == 0) {
+    shell_output aw = sh("'" + venv + "/bin/auditwheel' show '" + wheel + "'");
+    EXPECT_NE(aw.out.find("consistent with"), std::string::npos) << aw.out;
+    EXPECT_NE(aw.out.find("platform tag: \"manylinux_2_" + m[1].str() + "_x86_64\""), std::string::npos) << aw.out;
+  } else {
+    std::printf("[ note ] auditwheel could not be installed from PyPI here; the tag was read by make_wheel.py alone\n");
+  }
+  shell_output pip = sh("'" + venv + "/bin/pip' install -q --no-index '" + wheel + "'");
+  ASSERT_EQ(pip.rc, 0) << pip.out;
+
+  shell_output version = sh("'" + venv + "/bin/python' -m gpustack --version");
+  EXPECT_EQ(version.rc, 0);
+  EXPECT_EQ(version.out.rfind("gpustack ", 0), 0u) << version.out;
+  std::string machines = src + "/tests/fixtures/machines/";
+  shell_output check = sh("'" + venv + "/bin/gpustack' check --json --sysroot '" + machines + "r9700-rocm72'");
+  EXPECT_NE(check.out.find("\"schema_version\": 1"), std::string::npos) << check.out.substr(0, 400);
+  EXPECT_NE(check.out.find("gfx1201"), std::string::npos);
+
+  // The Python API: dicts back, the binary's own terminal view for print(), HTML for notebooks.
+  std::string html = (dir / "report.html").string();
+  std::string py = "import gpustack\n"
+                   "r = gpustack.check(sysroot='" + machines + "r9700-rocm72')\n"
+                   "assert r['tool']['command'] == 'check' and r.status in ('pass', 'warn', 'fail', 'info'), r.status\n"
+                   "e = gpustack.explain('RuntimeError: HIP error: invalid device function\\nGPU: RX 9070 XT\\n')\n"
+                   "ids = [f['id'] for f in e.findings]\n"
+                   "print('IDS', ' '.join(ids))\n"
+                   "assert 'Findings' in str(e), str(e)\n"
+                   "open('" + html + "', 'w').write('<html><body>' + e._repr_html_() + '</body></html>')\n"
+                   "try:\n"
+                   "    gpustack.check(container='/nonexistent/Dockerfile')\n"
+                   "    raise SystemExit('a usage error must raise')\n"
+                   "except gpustack.GpustackError as err:\n"
+                   "    print('ERR', err)\n";
+  gs::test::write_file((dir / "api.py").string(), py);
+  shell_output api = sh("cd '" + dir.string() + "' && '" + venv + "/bin/python' api.py");
+  ASSERT_EQ(api.rc, 0) << api.out;
+  EXPECT_NE(api.out.find("IDS GS-"), std::string::npos) << api.out;
+  EXPECT_NE(api.out.find("ERR gpustack: --container /nonexistent/Dockerfile"), std::string::npos) << api.out;
+
+  std::string chromium;
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"})
+    if (sh(std::string("command -v ") + name).rc == 0) chromium = name;
+  ASSERT_FALSE(chromium.empty()) << "chromium: scripts/install-deps.sh --test installs it";
+  std::string dom_file = (dir / "dom.html").string();
+  std::string dump = "timeout 120 " + chromium + " --headless --no-sandbox --disable-gpu --user-data-dir='" +
+                     (dir / "profile").string() + "' --dump-dom 'file://" + html + "' >'" + dom_file + "' 2>/dev/null";
+  ASSERT_EQ(std::system(dump.c_str()), 0) << dump;
+  std::string dom = gs::test::read_file(dom_file);
+  EXPECT_NE(dom.find("class=\"gs-report\""), std::string::npos) << dom.substr(0, 400);
+  EXPECT_NE(dom.find("GS-"), std::string::npos);
+  EXPECT_NE(dom.find("gs-badge"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gs
