@@ -136,6 +136,20 @@ TEST(PasteRead, PackagesFromListsAndProse) {
   EXPECT_TRUE(has_kind(c, "conda list"));
 }
 
+// An issue form's labels and examples (TensorFlow's template): the example in parentheses is the
+// template's, the answer after the colon the reporter's; a note between label and value is skipped.
+TEST(PasteRead, IssueFormExamplesAreNotFacts) {
+  paste_reading r = read_paste("- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Windows 10\n"
+                               "- TensorFlow version (use command below): 2.3.0\n");
+  auto f = facts_of(r);
+  EXPECT_EQ(f["host.os_id"], "windows");
+  EXPECT_NE(f["host.os_version"], "16.04");
+  EXPECT_EQ(f["pkg.tensorflow"], "2.3.0");
+  EXPECT_EQ(facts_of(read_paste("I run tensorflow-gpu 2.2.0 on Ubuntu 20.04\n"))["pkg.tensorflow"], "2.2.0");
+  EXPECT_EQ(facts_of(read_paste("- OS: Ubuntu 22.04 (e.g. our lab box)\n"))["host.os_version"], "22.04");
+  EXPECT_EQ(facts_of(read_paste("torch (2.3.0) with CUDA 12.1\n"))["pkg.torch"], "");  // a bare parenthesis is no label
+}
+
 // conda names torch's CUDA in its build string, not in the version (pytorch/pytorch#72957 shape).
 TEST(PasteRead, CondaBuildStringsSayWhatTorchWasBuiltFor) {
   auto row = facts_of(read_paste("pytorch                   1.10.2          py3.7_cuda10.2_cudnn7.6.5_0    pytorch\n"));

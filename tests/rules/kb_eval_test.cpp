@@ -209,6 +209,20 @@ TEST(KbEval, TextRulesNeedTheirTextUnlessFactsAloneIsSet) {
   EXPECT_TRUE(kb.match_error_text("boom", test::h200()).empty()) << "an AMD rule on an NVIDIA machine";
 }
 
+TEST(KbEval, FactsAloneStillNeedsWhatWhenShownAsks) {
+  // A facts_alone rule fired from the facts without its text holds to when_shown as the text path
+  // does: on a paste that does not show the fact, it stays silent (KB round 14 found it firing).
+  knowledge_base kb = kb_of({{"GS-T-001", "warn", "config", "gpu.vendor = \"amd\"",
+                              "match_text = [\"boom\"]\nfacts_alone = true\nwhen_shown = { gpu.arch = \"gfx900\" }\n"}});
+  EXPECT_TRUE(kb.evaluate(test::r9700()).empty()) << "gfx1201 is not gfx900";
+  machine_facts pasted = test::r9700();
+  pasted.coverage.partial = true;
+  pasted.gpus[0].arch.clear();  // the paste names an AMD GPU but not its arch
+  EXPECT_TRUE(kb.evaluate(pasted).empty()) << "not shown: silent";
+  pasted.gpus[0].arch = "gfx900";
+  EXPECT_EQ(ids(kb.evaluate(pasted)), (std::vector<std::string>{"GS-T-001 config"}));
+}
+
 TEST(KbEval, MatchRequiresAndExcludesNarrowTheText) {
   knowledge_base kb = kb_of({{"GS-T-001", "warn", "e", "gpu.vendor = \"amd\"",
                               "match_text = [\"CUDA_HOME environment variable is not set\"]\n"
