@@ -355,7 +355,7 @@ const std::vector<rule_case>& cases() {
        "The minimum cuda capability supported by this library is 3.7.",
        "Found GPU0 Tesla K80 which is of cuda capability 3.7."},
       {"GS-ROCM-002", [] { return with_rocm(r9700(), "7.2.0"); }, [] { return with_rocm(r9700(), "6.4.3"); }},
-      {"GS-TORCH-001", [] { return torch_build(r9700(), "", ""); }, [] { return r9700(); }, severity::fail},
+      {"GS-TORCH-001", [] { return with_pkg(torch_build(r9700(), "", ""), "torch", "2.11.0+cpu"); }, [] { return r9700(); }, severity::fail},
       {"GS-TORCH-002", [] { return torch_build(r9700(), "", "13.0"); }, [] { return h200(); }},
       {"GS-TORCH-003", [] { return torch_build(h200(), "7.2.26015", ""); }, [] { return r9700(); }},
       {"GS-CUDA-001", [] { return nv_driver("570.86.10", "13.0"); }, [] { return nv_driver("580.65.06", "13.0"); }, severity::fail},
