@@ -112,42 +112,49 @@ container_spec compose(std::string_view text_in) {
     spec.error = std::string("not valid YAML: ") + e.what();
     return spec;
   }
-  YAML::Node services = child(root, "services");
-  if (!services || !services.IsMap()) {
-    spec.error = "no `services:` map: not a compose file";
-    return spec;
-  }
-  for (const auto& kv : services) {
-    const YAML::Node svc = merged(kv.second);
-    container_info c;
-    c.kind = "compose";
-    c.name = text(kv.first);
-    c.line = kv.first.Mark().line + 1;
-    c.runtime_known = true;
-    c.image = substitute(text(child(svc, "image")), {});
-    if (c.image.empty() && child(svc, "build")) c.notes.push_back("built from its own Dockerfile: check that file too");
-    for (const std::string& d : strings(child(svc, "devices"))) c.devices.push_back(d.substr(0, d.find(':')));
-    if (YAML::Node devs = child(svc, "devices"); devs && devs.IsSequence())
-      for (const YAML::Node& d : devs)
-        if (d.IsMap()) c.devices.push_back(text(child(d, "source")));
-    c.groups = strings(child(svc, "group_add"));
-    c.user = text(child(svc, "user"));
-    c.ipc_host = text(child(svc, "ipc")) == "host";
-    if (std::string shm = text(child(svc, "shm_size")); !shm.empty()) c.shm_bytes = docker_size(shm);
-    for (const std::string& o : strings(child(svc, "security_opt")))
-      if (o.rfind("seccomp", 0) == 0) c.seccomp = o.substr(o.find_first_of("=:") + 1);
-    c.privileged = truthy(child(svc, "privileged"));
-    c.runtime = text(child(svc, "runtime"));
-    read_environment(child(svc, "environment"), c);
-    note_key_typos(svc, c);
-    if (child(svc, "env_file")) c.notes.push_back("env_file is not read");
-    for (const std::string& v : strings(child(svc, "volumes")))
-      if (v.find(":/dev/shm") != std::string::npos) c.shm_bytes = kHostShm;
-    c.gpu_request = nvidia_reservation(svc);
-    if (YAML::Node g = child(svc, "gpus"); c.gpu_request.empty() && g) c.gpu_request = "gpus: " + (text(g).empty() ? "[...]" : text(g));
-    if (c.gpu_request.empty() && c.runtime == "nvidia") c.gpu_request = "runtime: nvidia";
-    read_image_stack(c);
-    spec.containers.push_back(std::move(c));
+  // yaml-cpp throws on shapes it cannot walk (a null key, a merge of a scalar): the file's
+  // problem, said as such, never a crash (fuzz/container_spec_fuzz.cpp found one).
+  try {
+    YAML::Node services = child(root, "services");
+    if (!services || !services.IsMap()) {
+      spec.error = "no `services:` map: not a compose file";
+      return spec;
+    }
+    for (const auto& kv : services) {
+      const YAML::Node svc = merged(kv.second);
+      container_info c;
+      c.kind = "compose";
+      c.name = text(kv.first);
+      c.line = kv.first.Mark().line + 1;
+      c.runtime_known = true;
+      c.image = substitute(text(child(svc, "image")), {});
+      if (c.image.empty() && child(svc, "build")) c.notes.push_back("built from its own Dockerfile: check that file too");
+      for (const std::string& d : strings(child(svc, "devices"))) c.devices.push_back(d.substr(0, d.find(':')));
+      if (YAML::Node devs = child(svc, "devices"); devs && devs.IsSequence())
+        for (const YAML::Node& d : devs)
+          if (d.IsMap()) c.devices.push_back(text(child(d, "source")));
+      c.groups = strings(child(svc, "group_add"));
+      c.user = text(child(svc, "user"));
+      c.ipc_host = text(child(svc, "ipc")) == "host";
+      if (std::string shm = text(child(svc, "shm_size")); !shm.empty()) c.shm_bytes = docker_size(shm);
+      for (const std::string& o : strings(child(svc, "security_opt")))
+        if (o.rfind("seccomp", 0) == 0) c.seccomp = o.substr(o.find_first_of("=:") + 1);
+      c.privileged = truthy(child(svc, "privileged"));
+      c.runtime = text(child(svc, "runtime"));
+      read_environment(child(svc, "environment"), c);
+      note_key_typos(svc, c);
+      if (child(svc, "env_file")) c.notes.push_back("env_file is not read");
+      for (const std::string& v : strings(child(svc, "volumes")))
+        if (v.find(":/dev/shm") != std::string::npos) c.shm_bytes = kHostShm;
+      c.gpu_request = nvidia_reservation(svc);
+      if (YAML::Node g = child(svc, "gpus"); c.gpu_request.empty() && g) c.gpu_request = "gpus: " + (text(g).empty() ? "[...]" : text(g));
+      if (c.gpu_request.empty() && c.runtime == "nvidia") c.gpu_request = "runtime: nvidia";
+      read_image_stack(c);
+      spec.containers.push_back(std::move(c));
+    }
+  } catch (const YAML::Exception& e) {
+    spec.containers.clear();
+    spec.error = std::string("a compose file yaml-cpp cannot walk: ") + e.what();
   }
   return spec;
 }

@@ -110,29 +110,35 @@ container_spec kubernetes(std::string_view text_in) {
     spec.error = std::string("not valid YAML: ") + e.what();
     return spec;
   }
-  for (const YAML::Node& doc : docs) {
-    // A List (kubectl get -o yaml) holds its documents under items.
-    std::vector<YAML::Node> objects{doc};
-    if (text(child(doc, "kind")) == "List")
-      if (YAML::Node items = child(doc, "items"); items && items.IsSequence()) {
-        objects.clear();
-        for (const YAML::Node& item : items) objects.push_back(item);
-      }
-    for (const YAML::Node& obj : objects) {
-      std::vector<YAML::Node> pods;
-      find_pod_specs(child(obj, "spec"), pods);
-      std::string workload = text(child(child(obj, "metadata"), "name"));
-      for (const YAML::Node& pod : pods) {
-        YAML::Node ctrs = child(pod, "containers");
-        for (const YAML::Node& ctr : ctrs) {
-          container_info c;
-          read_container(pod, ctr, ctrs.size() > 1 || pods.size() > 1 ? workload : "", c);
-          if (c.name.empty()) c.name = workload;
-          read_image_stack(c);
-          spec.containers.push_back(std::move(c));
+  try {  // as in compose_read.cpp: a shape yaml-cpp cannot walk is the file's problem, never a crash
+    for (const YAML::Node& doc : docs) {
+      // A List (kubectl get -o yaml) holds its documents under items.
+      std::vector<YAML::Node> objects{doc};
+      if (text(child(doc, "kind")) == "List")
+        if (YAML::Node items = child(doc, "items"); items && items.IsSequence()) {
+          objects.clear();
+          for (const YAML::Node& item : items) objects.push_back(item);
+        }
+      for (const YAML::Node& obj : objects) {
+        std::vector<YAML::Node> pods;
+        find_pod_specs(child(obj, "spec"), pods);
+        std::string workload = text(child(child(obj, "metadata"), "name"));
+        for (const YAML::Node& pod : pods) {
+          YAML::Node ctrs = child(pod, "containers");
+          for (const YAML::Node& ctr : ctrs) {
+            container_info c;
+            read_container(pod, ctr, ctrs.size() > 1 || pods.size() > 1 ? workload : "", c);
+            if (c.name.empty()) c.name = workload;
+            read_image_stack(c);
+            spec.containers.push_back(std::move(c));
+          }
         }
       }
     }
+  } catch (const YAML::Exception& e) {
+    spec.containers.clear();
+    spec.error = std::string("a manifest yaml-cpp cannot walk: ") + e.what();
+    return spec;
   }
   if (spec.containers.empty()) spec.error = "no pod spec (a `containers:` list) in it";
   return spec;

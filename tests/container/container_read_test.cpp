@@ -144,7 +144,8 @@ toolbox create box --image docker.io/kyuz0/z:latest -- --device /dev/dri --group
 }
 
 TEST(ContainerRead, NvidiaRunLineRequestsGpus) {
-  const container_info& c = only(read_container_spec("docker run --gpus=all -d nvcr.io/nvidia/pytorch:24.05-py3\n", "run"));
+  container_spec s = read_container_spec("docker run --gpus=all -d nvcr.io/nvidia/pytorch:24.05-py3\n", "run");
+  const container_info& c = only(s);  // s outlives the reference
   EXPECT_EQ(c.gpu_request, "--gpus all");
   EXPECT_EQ(c.vendor, "nvidia");
   EXPECT_FALSE(c.shm_bytes);
@@ -251,6 +252,14 @@ spec:
   EXPECT_EQ(r.groups, (std::vector<std::string>{"44", "110"}));
   EXPECT_EQ(r.devices, (std::vector<std::string>{"/dev/kfd", "/dev/dri"}));  // the device plugin's
   EXPECT_NE(read_container_spec("apiVersion: v1\nkind: ConfigMap\n", "kubernetes").error, "");
+}
+
+TEST(ContainerRead, ShapesYamlCppCannotWalkAreErrorsNotCrashes) {
+  // From fuzz/container_spec_fuzz.cpp (fuzz/seeds/container_spec_fuzz/crash-null-key-merge).
+  std::string t = "version: \"3.7\"\nservices:\n  my-    device:\n      - /dev/fdk\n      - /dev/dri\nnfined\n";
+  EXPECT_NO_THROW(read_container_spec(t, "compose"));
+  EXPECT_NO_THROW(read_container_spec("services:\n  a:\n    <<: 3\n    ? [x]\n    : y\n", "compose"));
+  EXPECT_NO_THROW(read_container_spec("apiVersion: v1\nkind: Pod\nspec:\n  containers: [3, {name: [1]}]\n", "kubernetes"));
 }
 
 TEST(ContainerRead, KindFromNameThenContent) {
