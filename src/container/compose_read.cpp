@@ -113,7 +113,7 @@ container_spec compose(std::string_view text_in) {
     return spec;
   }
   // yaml-cpp throws on shapes it cannot walk (a null key, a merge of a scalar): the file's
-  // problem, said as such, never a crash (fuzz/container_spec_fuzz.cpp found one).
+  // problem, said as such, never a crash (a libFuzzer run found one).
   try {
     YAML::Node services = child(root, "services");
     if (!services || !services.IsMap()) {

@@ -12,17 +12,19 @@ namespace {
 /// Every pod spec in an object: a map with a `containers` list, wherever it sits. Pods, the
 /// built-in workloads (spec.template.spec, CronJob's spec.jobTemplate.spec.template.spec) and the
 /// operators' jobs (Kubeflow's PyTorchJob, RayCluster, ElasticJob: under replica specs) alike.
-void find_pod_specs(const YAML::Node& n, std::vector<YAML::Node>& out, int depth = 0) {
-  if (!n || depth > 16) return;
+/// `budget` bounds the nodes visited: YAML aliases share nodes, so a walk of a small file with nested
+/// aliases ("billion laughs") would visit exponentially many.
+void find_pod_specs(const YAML::Node& n, std::vector<YAML::Node>& out, int& budget, int depth = 0) {
+  if (!n || depth > 16 || --budget < 0 || out.size() >= 256) return;
   if (n.IsMap()) {
     YAML::Node ctrs = child(n, "containers");
     if (ctrs && ctrs.IsSequence()) {
       out.push_back(n);
       return;
     }
-    for (const auto& kv : n) find_pod_specs(kv.second, out, depth + 1);
+    for (const auto& kv : n) find_pod_specs(kv.second, out, budget, depth + 1);
   } else if (n.IsSequence()) {
-    for (const YAML::Node& e : n) find_pod_specs(e, out, depth + 1);
+    for (const YAML::Node& e : n) find_pod_specs(e, out, budget, depth + 1);
   }
 }
 
@@ -111,6 +113,7 @@ container_spec kubernetes(std::string_view text_in) {
     return spec;
   }
   try {  // as in compose_read.cpp: a shape yaml-cpp cannot walk is the file's problem, never a crash
+    int budget = 100000;  // nodes visited in the whole file: far above any real manifest
     for (const YAML::Node& doc : docs) {
       // A List (kubectl get -o yaml) holds its documents under items.
       std::vector<YAML::Node> objects{doc};
@@ -121,7 +124,7 @@ container_spec kubernetes(std::string_view text_in) {
         }
       for (const YAML::Node& obj : objects) {
         std::vector<YAML::Node> pods;
-        find_pod_specs(child(obj, "spec"), pods);
+        find_pod_specs(child(obj, "spec"), pods, budget);
         std::string workload = text(child(child(obj, "metadata"), "name"));
         for (const YAML::Node& pod : pods) {
           YAML::Node ctrs = child(pod, "containers");
