@@ -42,7 +42,10 @@ TEST(Wheel, BuiltFromTheBinaryInstallsIntoAFreshVenvAndRuns) {
   std::string wheel = made.out.substr(0, made.out.find('\n'));
   std::smatch m;
   ASSERT_TRUE(std::regex_search(wheel, m, std::regex(R"(gpustack-[0-9.]+-py3-none-manylinux_2_(\d+)_x86_64\.whl$)"))) << wheel;
-  EXPECT_LE(std::stoi(m[1].str()), 34) << "the binary needs a newer glibc than Debian 12's toolchain gives: " << wheel;
+  // glibc 2.28 is the floor the wheel promises (RHEL 8, Debian 10, Ubuntu 20.04): a symbol that
+  // wheel/native/glibc_floor.cpp does not redirect to an old version raises the tag and fails here.
+  EXPECT_LE(std::stoi(m[1].str()), 28) << "the binary needs a glibc newer than 2.28: " << wheel
+                                       << "\n(readelf -V shows which symbol; redirect it in wheel/native/glibc_floor.cpp)";
 
   std::string venv = (dir / "venv").string();
   ASSERT_EQ(sh("python3 -m venv '" + venv + "'").rc, 0);
