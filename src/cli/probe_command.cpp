@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/watched_command.h"
 #include "probes/probe_options.h"
+#include "cli/probe_collective_command.h"
 #include "cli/probe_fla_command.h"
 #include "detect/detect.h"
 #include "matrix/matrix_record.h"
@@ -166,8 +167,10 @@ command_spec probe_command() {
             add_output_options(sub, a->out);
             add_matrix_options(sub, a->matrix);
             auto fla = add_probe_fla_subcommand(sub);  // `gpustack probe fla` (probe_fla_command.cpp)
-            return [a, fla] {
+            auto collective = add_probe_collective_subcommand(sub);  // probe_collective_command.cpp
+            return [a, fla, collective] {
               if (std::optional<int> rc = fla()) return *rc;
+              if (std::optional<int> rc = collective()) return *rc;
               return run_probe_command(*a);
             };
           }};

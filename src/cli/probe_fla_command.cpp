@@ -4,7 +4,6 @@
 // num_stages 2 is reported and num_stages 3 still runs. Then the verdict: the highest safe
 // num_stages per backend, whether a failure is Triton's, the knowledge-base finding, the fix.
 // docs/fla.md describes it; probe_command.cpp hooks it in as a nested subcommand of `probe`.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,40 +46,6 @@ struct fla_args {
   bool sanitize = false;  ///< --sanitize
   bool fresh = false;     ///< --fresh: each Python step in its own interpreter
   bool chosen = false;  ///< set by the subcommand's callback
-};
-
-/// In-place line on a terminal, one line per finished step (with its figures) otherwise.
-class fla_progress {
- public:
-  fla_progress(size_t total) : tty_(::isatty(STDERR_FILENO) == 1), total_(total) {}
-  void event(size_t index, const runner_event& e) {
-    switch (e.kind) {
-      case runner_event::started:
-        phase_ = "start";
-        [[fallthrough]];
-      case runner_event::entered:
-        if (e.kind == runner_event::entered) phase_ = e.phase;
-        [[fallthrough]];
-      case runner_event::tick:
-        if (tty_) {
-          std::fprintf(stderr, "\r\033[K%s", progress_live_line(index, total_, e.spec->id, phase_, e.elapsed_s).c_str());
-          std::fflush(stderr);
-        }
-        break;
-      case runner_event::finished: {
-        if (tty_) std::fputs("\r\033[K", stderr);
-        std::string line = progress_final_line(index, total_, *e.result);
-        if (e.result->outcome == status::pass) line += ": " + e.result->detail.substr(0, 140);
-        std::fprintf(stderr, "%s\n", line.c_str());
-        break;
-      }
-    }
-  }
-
- private:
-  bool tty_;
-  size_t total_;
-  std::string phase_;
 };
 
 finding finding_from_rule(const knowledge_base& kb, const std::string& id, const std::string& evidence,
@@ -221,7 +186,7 @@ int run_fla(const fla_args& a) {
   for (int stage : s.stages)
     for (const std::string& b : s.backends)
       specs.push_back(a.compile_only ? fla_compile_step_spec(stage, ids) : fla_step_spec(b, stage, ids));
-  fla_progress progress(specs.size());
+  step_progress progress(specs.size());
   // One warm worker for every Python step of the run (each run_probes call below is one step).
   std::vector<const probe_spec*> spec_ptrs;
   for (const probe_spec& sp : specs) spec_ptrs.push_back(&sp);

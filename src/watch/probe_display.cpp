@@ -3,10 +3,13 @@
 
 #include "probes/probe_options.h"
 #include "card/samples_line.h"
+#include "watch/probe_runner.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gs {
 namespace {
@@ -72,6 +75,32 @@ std::string format_probe_list(const std::vector<const probe_spec*>& table) {
   }
   if (!opts.empty()) out += "\nOptions (--set PROBE.KEY=VALUE, or KEY=VALUE for every selected probe with that key):\n" + opts;
   return out;
+}
+
+step_progress::step_progress(size_t total) : tty_(::isatty(STDERR_FILENO) == 1), total_(total) {}
+
+void step_progress::event(size_t index, const runner_event& e) {
+  switch (e.kind) {
+    case runner_event::started:
+      phase_ = "start";
+      [[fallthrough]];
+    case runner_event::entered:
+      if (e.kind == runner_event::entered) phase_ = e.phase;
+      [[fallthrough]];
+    case runner_event::tick:
+      if (tty_) {
+        std::fprintf(stderr, "\r\033[K%s", progress_live_line(index, total_, e.spec->id, phase_, e.elapsed_s).c_str());
+        std::fflush(stderr);
+      }
+      break;
+    case runner_event::finished: {
+      if (tty_) std::fputs("\r\033[K", stderr);
+      std::string line = progress_final_line(index, total_, *e.result);
+      if (e.result->outcome == status::pass) line += ": " + e.result->detail.substr(0, 140);
+      std::fprintf(stderr, "%s\n", line.c_str());
+      break;
+    }
+  }
 }
 
 }  // namespace gs

@@ -92,6 +92,12 @@ machine_facts two_amd() {
   f.gpus.push_back(g);
   return f;
 }
+machine_facts two_h200() {
+  machine_facts f = h200();
+  f.gpus.push_back(f.gpus[0]);
+  f.gpus[1].pci_address = "0000:1a:00.0";
+  return f;
+}
 machine_facts dev_error(size_t i, const char* err, bool exists = true) {
   machine_facts f = r9700();
   f.access[i].ok = false;
@@ -172,6 +178,14 @@ const std::vector<rule_case>& cases() {
       // The standard same-generation workaround (an RX 6700 XT as gfx1030) is not this finding.
       {"GS-ENV-004", [] { return with_env(gfx("gfx1102", 110002, 32), "HSA_OVERRIDE_GFX_VERSION", "10.3.0"); },
        [] { return with_env(gfx("gfx1031", 100301, 32), "HSA_OVERRIDE_GFX_VERSION", "10.3.0"); }, severity::warn},
+      // NCCL transports taken away by the environment: two GPUs to talk between; one GPU, or the
+      // variable at its default, says nothing.
+      {"GS-DIST-501", [] { return with_env(two_h200(), "NCCL_P2P_DISABLE", "1"); },
+       [] { return with_env(h200(), "NCCL_P2P_DISABLE", "1"); }},
+      {"GS-DIST-502", [] { return with_env(with_env(two_h200(), "NCCL_P2P_DISABLE", "1"), "NCCL_SHM_DISABLE", "1"); },
+       [] { return with_env(with_env(two_h200(), "NCCL_P2P_DISABLE", "1"), "NCCL_SHM_DISABLE", "0"); }},
+      {"GS-DIST-503", [] { return with_env(two_h200(), "NCCL_PROTO", "LL128"); },
+       [] { return with_env(two_h200(), "NCCL_DEBUG", "INFO"); }},
       {"GS-ENV-005", [] { return nv_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); },
        [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); }, severity::info},
       {"GS-ENV-006", [] { return amd_env("TORCH_BLAS_PREFER_HIPBLASLT", "0"); },
