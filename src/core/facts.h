@@ -105,6 +105,15 @@ struct gpu_info {
   int pcie_width = 0, pcie_max_width = 0;
   double pcie_gts = 0, pcie_max_gts = 0;  ///< GT/s per lane: 2.5, 5, 8, 16, 32, 64
   std::string pcie_narrowest;             ///< the device whose link is narrowest ("0000:01:00.0")
+  // Where the GPU sits among the others (detect/gpu_topology.h; issue 20): the host bridge its
+  // PCIe tree hangs off ("pci0000:00"), the bridges from there down to it (root port first), its
+  // NUMA node (-1 unknown or none), its IOMMU group's type ("identity": passthrough; "DMA",
+  // "DMA-FQ": translated; "" no group, so no IOMMU) and its AMD XGMI hive ("" none).
+  std::string pcie_root;
+  std::vector<std::string> pcie_bridges;
+  int numa_node = -1;
+  std::string iommu_group_type;
+  std::string xgmi_hive;
   card_state card;                  ///< clocks, power, throttling, memory held, errors, firmware
   // NVIDIA only
   std::string compute_capability;   ///< "9.0"
@@ -231,6 +240,24 @@ struct container_info {
   std::vector<std::string> notes;    ///< what the spec leaves unread ("env_file .env not read")
 };
 
+/// How two GPUs reach each other, in nvidia-smi topo -m's words (detect/gpu_topology.h).
+struct gpu_pair_link {
+  int a = 0, b = 0;  ///< indexes into machine_facts::gpus
+  std::string kind;  ///< "XGMI", "PIX", "PXB", "PHB", "NODE", "SYS"
+};
+
+/// The machine's GPUs as a multi-GPU job sees them; empty with fewer than two GPUs.
+struct topology_info {
+  std::vector<gpu_pair_link> pairs;
+  std::string worst;                      ///< the slowest kind over the pairs
+  int numa_nodes = 0;                     ///< distinct NUMA nodes the GPUs are on (0 unknown)
+  /// The GPUs' IOMMU from their groups: "translated" (any group translates DMA), "passthrough"
+  /// (every group is identity), "off" (no GPU has a group), "" undecided.
+  std::string iommu;
+  std::vector<std::string> acs_redirect;  ///< bridges above a GPU whose ACS redirects peer traffic
+  bool acs_read = false;                  ///< their extended config space was readable (root only)
+};
+
 /// How complete the facts are. Live detection and a --sysroot capture look at the whole machine,
 /// so a fact they did not find is absent. Facts read from pasted text (`gpustack explain`) are
 /// partial: what the paste does not mention is unknown, not absent, except for the kinds of
@@ -254,6 +281,7 @@ struct machine_facts {
   std::map<std::string, std::string> env;  ///< relevant environment variables, raw values (redaction happens at output)
   std::vector<detection_issue> issues;
   std::vector<device_code_library> device_code;  ///< GPU libraries of the Python env (filled by check)
+  topology_info topology;
   /// Set only while `check --container` evaluates the rules for one container of a spec.
   std::optional<container_info> container;
 };

@@ -60,19 +60,27 @@ int parse_lanes(const std::optional<std::string>& text) {
 
 }  // namespace
 
-pcie_path_link read_pcie_path(const sysroot& sys, const std::string& address) {
-  pcie_path_link out;
-  // /sys/bus/pci/devices/ADDR -> ../../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/.../ADDR
-  std::vector<std::string> dirs;
+std::optional<pci_chain> read_pci_chain(const sysroot& sys, const std::string& address) {
   std::optional<std::string> link = sys.readlink("/sys/bus/pci/devices/" + address);
   size_t at = link ? link->find("devices/") : std::string::npos;
-  if (at != std::string::npos) {
-    std::string path = "/sys/devices";
-    for (std::string_view part : scan::split(std::string_view(*link).substr(at + 8), '/')) {
-      if (part.empty()) continue;
-      path += "/" + std::string(part);
-      if (!part.starts_with("pci")) dirs.push_back(path);  // "pci0000:00" is the root bus itself
-    }
+  if (at == std::string::npos) return std::nullopt;
+  pci_chain c;
+  for (std::string_view part : scan::split(std::string_view(*link).substr(at + 8), '/')) {
+    if (part.empty()) continue;
+    if (part.starts_with("pci")) c.root = std::string(part);  // "pci0000:00" is the root bus itself
+    else c.devices.push_back(std::string(part));
+  }
+  if (c.devices.empty()) return std::nullopt;
+  return c;
+}
+
+pcie_path_link read_pcie_path(const sysroot& sys, const std::string& address) {
+  pcie_path_link out;
+  std::vector<std::string> dirs;
+  if (std::optional<pci_chain> chain = read_pci_chain(sys, address)) {
+    // The devices' directories nest: /sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/...
+    std::string path = "/sys/devices" + (chain->root.empty() ? "" : "/" + chain->root);
+    for (const std::string& d : chain->devices) dirs.push_back(path += "/" + d);
   } else {
     dirs.push_back("/sys/bus/pci/devices/" + address);
   }

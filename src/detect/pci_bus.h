@@ -3,6 +3,7 @@
 // loaded, and to fill PCI ids/revision the vendor interfaces do not show.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ pci_function read_pci_function(const sysroot& sys, const std::string& dir, const
 
 /// Every display-class (0x03xxxx) or accelerator-class (0x12xxxx) function of `vendor`, by address.
 std::vector<pci_function> list_pci_gpus(const sysroot& sys, uint32_t vendor, machine_facts& facts);
+
+/// Where a function sits in the PCI tree, from its sysfs link
+/// (/sys/bus/pci/devices/ADDR -> ../../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/ADDR):
+/// the host bridge's bus ("pci0000:00") and every device from the root port down, ADDR last.
+struct pci_chain {
+  std::string root;
+  std::vector<std::string> devices;
+};
+/// nullopt when the link cannot be read or holds no "devices/" path (a trimmed container sysfs).
+std::optional<pci_chain> read_pci_chain(const sysroot& sys, const std::string& address);
 
 /// The narrowest PCIe link between the root complex and the function `address`: every device
 /// on its sysfs path (root port, the card's own switch ports, the function) that has link files,

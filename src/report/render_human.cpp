@@ -10,6 +10,7 @@
 #include "core/byte_size.h"
 #include "matrix/stack_position.h"
 #include "report/card_text.h"
+#include "report/topology_text.h"
 #include "report/container_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
@@ -113,6 +114,7 @@ void gpu_table(const json& r, std::string& out, const painter& p) {
     if (std::string c = card_summary(g); !c.empty()) out += "     " + word_wrap("card: " + c, p.width, 5) + "\n";
     if (std::string fw = card_firmware_summary(g); !fw.empty()) out += "     " + word_wrap("firmware: " + fw, p.width, 5) + "\n";
   }
+  if (std::string t = topology_summary(r); !t.empty()) out += "  " + word_wrap("links: " + t, p.width, 2) + "\n";
 }
 
 void stack_rows(const json& r, std::string& out, const painter& p) {

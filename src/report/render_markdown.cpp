@@ -10,6 +10,7 @@
 #include "matrix/stack_position.h"
 #include "card/samples_line.h"
 #include "report/card_text.h"
+#include "report/topology_text.h"
 #include "report/container_text.h"
 #include "report/json_path.h"
 #include "report/report.h"
@@ -84,6 +85,7 @@ void stack_table(const json& r, std::string& out) {
     if (std::string c = card_summary(g); !c.empty()) rows.push_back({fmt::format("GPU {} state", i), md(c)});
     if (std::string fw = card_firmware_summary(g); !fw.empty()) rows.push_back({fmt::format("GPU {} firmware", i), md(fw)});
   }
+  if (std::string t = topology_summary(r); !t.empty()) rows.push_back({"GPU links", md(t)});
   const json& s = json_object_at(r, "stack");
   if (!json_text_at(s, {"driver", "nvidia", "version"}).empty()) rows.push_back({"NVIDIA driver", code(json_text_at(s, {"driver", "nvidia", "version"}))});
   if (json_text_at(s, {"driver", "amdgpu", "loaded"}) == "true") {

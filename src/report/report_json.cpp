@@ -75,6 +75,9 @@ json gpu_json(const gpu_info& g, bool identifiers) {
   if (g.pcie_width || g.pcie_max_width || g.pcie_gts > 0)
     j["pcie"] = {{"width", g.pcie_width}, {"max_width", g.pcie_max_width}, {"gts", g.pcie_gts},
                  {"max_gts", g.pcie_max_gts}, {"narrowest", g.pcie_narrowest}};
+  if (!g.pcie_root.empty())
+    j["place"] = {{"pcie_root", g.pcie_root}, {"bridges", g.pcie_bridges}, {"numa_node", g.numa_node},
+                  {"iommu_group_type", g.iommu_group_type}, {"xgmi_hive", g.xgmi_hive}};
   if (!g.card.source.empty()) j["card"] = card_json(g.card, identifiers);
   return j;
 }
@@ -239,6 +242,12 @@ nlohmann::json build_report(const report_input& in, const report_options& opts) 
       {"issues", issues},
       {"summary", summary_json(findings, probes, nothing_tested_why(opts.command, !f.gpus.empty(), probes))},
   };
+  if (!f.topology.pairs.empty()) {
+    json pairs = json::array();
+    for (const gpu_pair_link& l : f.topology.pairs) pairs.push_back({{"a", l.a}, {"b", l.b}, {"kind", l.kind}});
+    r["topology"] = {{"pairs", pairs}, {"worst", f.topology.worst}, {"numa_nodes", f.topology.numa_nodes}, {"iommu", f.topology.iommu},
+                     {"acs_read", f.topology.acs_read}, {"acs_redirect", f.topology.acs_redirect}};
+  }
   if (!in.settings.empty()) r["settings"] = in.settings;
   for (const auto& [k, v] : in.extra.items()) r[k] = v;
   redactor red = redactor::for_facts(f, opts.include_identifiers);

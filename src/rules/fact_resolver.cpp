@@ -44,6 +44,13 @@ std::optional<fact_value> num(double d) {
 
 std::optional<fact_value> num_known(double d) { return d ? num(d) : std::nullopt; }
 
+std::string join_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& i : items) out += (out.empty() ? "" : ",") + i;
+  return out;
+}
+
+
 std::optional<fact_value> boolean(bool b) {
   fact_value v;
   v.type = fact_type::boolean;
@@ -336,6 +343,17 @@ const std::vector<builtin>& builtins() {
       F("gpus.count", number, global, "GPUs detected, all vendors", { return num(double(c.facts->gpus.size())); }),
       F("gpus.amd", number, global, "AMD GPUs detected", { return num(count_vendor(*c.facts, "amd")); }),
       F("gpus.nvidia", number, global, "NVIDIA GPUs detected", { return num(count_vendor(*c.facts, "nvidia")); }),
+      // How the GPUs reach each other (detect/gpu_topology.h): unset with fewer than two GPUs.
+      F("topology.worst_link", string, global, "slowest link between two GPUs: XGMI, PIX, PXB, PHB, NODE, SYS",
+        { return str(c.facts->topology.worst); }),
+      F("topology.numa_nodes", number, global, "distinct NUMA nodes the GPUs are attached to",
+        { return num_known(c.facts->topology.numa_nodes); }),
+      F("topology.acs_redirect", number, global, "PCIe bridges above the GPUs whose ACS redirects peer traffic (unset unless read as root)",
+        { return c.facts->topology.acs_read ? num(double(c.facts->topology.acs_redirect.size())) : std::nullopt; }),
+      F("topology.acs_bridges", string, global, "those bridges' addresses, comma-separated",
+        { return str(join_list(c.facts->topology.acs_redirect)); }),
+      F("topology.iommu", string, global, "the GPUs' IOMMU: translated (any GPU's group translates DMA), passthrough, off",
+        { return str(c.facts->topology.iommu); }),
       F("amdgpu.loaded", boolean, global, "the amdgpu kernel module is loaded", { return boolean(c.facts->stack.amdgpu_loaded); }),
       F("amdgpu.initstate", string, global, "/sys/module/amdgpu/initstate (live)", { return str(c.facts->stack.amdgpu_initstate); }),
       F("amdgpu.version", version, global, "DKMS amdgpu module version; unset for the in-kernel driver", { return ver(c.facts->stack.amdgpu_version); }),
@@ -383,6 +401,8 @@ const std::vector<builtin>& builtins() {
       F("gpu.pcie_max_gts", number, gpu, "GT/s per lane the slowest link on that path could run at", { return c.gpu ? num_known(c.gpu->pcie_max_gts) : std::nullopt; }),
       F("gpu.pcie_width_fraction", number, gpu, "pcie_width / pcie_max_width: 0.25 is x4 of x16; unset when either is unknown",
         { return c.gpu && c.gpu->pcie_width && c.gpu->pcie_max_width ? num(double(c.gpu->pcie_width) / c.gpu->pcie_max_width) : std::nullopt; }),
+      F("gpu.numa_node", number, gpu, "NUMA node the GPU is attached to; unset on a machine without NUMA",
+        { return c.gpu && c.gpu->numa_node >= 0 ? num(double(c.gpu->numa_node)) : std::nullopt; }),
       F("gpu.pcie_narrowest", string, gpu, "PCI address of the device whose link is narrowest", { return c.gpu ? str(c.gpu->pcie_narrowest) : std::nullopt; }),
       F("gpu.compute_capability", version, gpu, "NVIDIA compute capability (9.0)", { return c.gpu ? ver(c.gpu->compute_capability) : std::nullopt; }),
       F("gpu.gfx_target_version", number, gpu, "KFD gfx_target_version (120001)", { return c.gpu ? num_known(c.gpu->gfx_target_version) : std::nullopt; }),

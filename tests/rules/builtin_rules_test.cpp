@@ -98,6 +98,21 @@ machine_facts two_h200() {
   f.gpus[1].pci_address = "0000:1a:00.0";
   return f;
 }
+/// Two H200s under one PCIe switch as detect/gpu_topology.cpp leaves them: `acs` the bridges
+/// whose ACS redirects (read as root), `group` both GPUs' IOMMU group type.
+machine_facts two_h200_placed(std::vector<std::string> acs, const std::string& group) {
+  machine_facts f = two_h200();
+  for (gpu_info& g : f.gpus) {
+    g.pcie_root = "pci0000:00";
+    g.iommu_group_type = group;
+  }
+  f.topology.pairs = {{0, 1, "PIX"}};
+  f.topology.worst = "PIX";
+  f.topology.acs_read = true;
+  f.topology.acs_redirect = std::move(acs);
+  f.topology.iommu = group == "identity" ? "passthrough" : "translated";
+  return f;
+}
 machine_facts dev_error(size_t i, const char* err, bool exists = true) {
   machine_facts f = r9700();
   f.access[i].ok = false;
@@ -186,6 +201,9 @@ const std::vector<rule_case>& cases() {
        [] { return with_env(with_env(two_h200(), "NCCL_P2P_DISABLE", "1"), "NCCL_SHM_DISABLE", "0"); }},
       {"GS-DIST-503", [] { return with_env(two_h200(), "NCCL_PROTO", "LL128"); },
        [] { return with_env(two_h200(), "NCCL_DEBUG", "INFO"); }},
+      {"GS-DIST-504", [] { return two_h200_placed({"0000:02:08.0", "0000:02:10.0"}, "identity"); },
+       [] { return two_h200_placed({}, "identity"); }},
+      {"GS-DIST-505", [] { return two_h200_placed({}, "DMA-FQ"); }, [] { return two_h200_placed({}, "identity"); }},
       {"GS-ENV-005", [] { return nv_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); },
        [] { return amd_env("HSA_OVERRIDE_GFX_VERSION", "11.0.0"); }, severity::info},
       {"GS-ENV-006", [] { return amd_env("TORCH_BLAS_PREFER_HIPBLASLT", "0"); },
