@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "explain/gpu_names.h"
+#include "core/text_scan.h"
 #include "explain/paste_scan.h"
 
 namespace gs {
@@ -92,7 +93,12 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
     // "GPU 0: NVIDIA H200" on this line and "GPU 1: ..." on the next ones; on ROCm
     // "AMD Radeon RX 7900 XTX (gfx1100)".
     s.gpu_list = s.gpu_list || !unknown_value(*v);
-    std::vector<std::string> entries{*v};
+    // Several GPUs on the one line too: "AMD Radeon RX 7900 XTX (gfx1100); AMD Radeon Graphics (gfx1036)".
+    std::vector<std::string> entries;
+    for (std::string_view part : scan::split(*v, ';'))
+      if (std::string one = trim_copy(std::string(part)); !one.empty()) entries.push_back(one);
+    if (entries.empty()) entries.push_back(*v);
+    const size_t on_the_line = entries.size();
     for (size_t j = i + 1; j < s.lines.size() && j < i + 16; ++j) {
       std::string t = trim_copy(s.lines[j]);
       if (t.rfind("GPU ", 0) != 0) break;
@@ -104,7 +110,7 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
       if (unknown_value(name)) continue;
       std::string arch;
       if (size_t p = name.find("(gfx"); p != std::string::npos) arch = gfx_token(name.substr(p + 1));
-      propose_gpu(s, arch, name, i + e, k, weight::tool_output);
+      propose_gpu(s, arch, name, e < on_the_line ? i : i + e - on_the_line + 1, k, weight::tool_output);
     }
   }
 }

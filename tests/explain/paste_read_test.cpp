@@ -84,6 +84,17 @@ TEST(PasteRead, CollectEnvOnRocm) {
   EXPECT_TRUE(r.facts.coverage.gpus_complete);
 }
 
+TEST(PasteRead, CollectEnvWithTwoGpusOnOneLine) {
+  // ROCm's collect_env can join the GPUs with "; " (KB round 16 met it in a real report): both are
+  // GPUs of the paste, not the first alone (a rule about the second one's arch needs it).
+  paste_reading r = read_paste(
+      "PyTorch version: 2.6.0+rocm6.2.4\nROCM used to build PyTorch: 6.2.41134\n"
+      "GPU models and configuration: AMD Radeon RX 7900 XTX (gfx1100); AMD Radeon Graphics (gfx1036)\n");
+  ASSERT_EQ(r.facts.gpus.size(), 2u);
+  EXPECT_EQ(r.facts.gpus[0].arch, "gfx1100");
+  EXPECT_EQ(r.facts.gpus[1].arch, "gfx1036");
+}
+
 TEST(PasteRead, RocminfoAgentsAreTheGpus) {
   paste_reading r = read_paste(
       "ROCk module version 6.8.5 is loaded\n*******\nAgent 2\n*******\n  Name:                    gfx1100\n"
