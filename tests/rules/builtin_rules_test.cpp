@@ -751,5 +751,29 @@ TEST(BuiltinRules, FlashAttnRdnaRuleLeavesAnMi100PasteAlone) {
   EXPECT_FALSE(has(builtin().match_error_text("what about the MI100 gpu (gfx908)?\n" + refusal, unknown), "GS-PKG-001"));
 }
 
+TEST(BuiltinRules, ABf16RefusalOnAnAmpereInstanceIsNotCalledPreAmpere) {
+  // GS-CUDA-010 (bf16 needs Ampere) from the text alone, unless the paste says its own GPU is
+  // Ampere or newer: then the library's message is wrong about the GPU and "use fp16" hides that.
+  // A paste that only compares GPUs in prose keeps it (the facts decide there).
+  const std::string refusal = "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU "
+                              "with cuda>=11.0\n";
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  EXPECT_TRUE(has(builtin().match_error_text(refusal, unknown), "GS-CUDA-010"));
+  EXPECT_FALSE(has(builtin().match_error_text("Training on a Colab L4 instance\n" + refusal, unknown), "GS-CUDA-010"));
+  EXPECT_FALSE(has(builtin().match_error_text("GPU: NVIDIA RTX 4090\n" + refusal, unknown), "GS-CUDA-010"));
+  EXPECT_TRUE(has(builtin().match_error_text("Colab T4 instance\n" + refusal, unknown), "GS-CUDA-010"));
+}
+
+TEST(BuiltinRules, AnUnresolvableCdiDeviceWithTheSpecListedIsNotAMissingSpec) {
+  // GS-NV-212 says "generate the CDI spec"; a paste whose `nvidia-ctk cdi list` shows the devices
+  // has one, and the engine's failure to read it is another cause.
+  const std::string err = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n";
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  EXPECT_TRUE(has(builtin().match_error_text(err, unknown), "GS-NV-212"));
+  EXPECT_FALSE(has(builtin().match_error_text("INFO[0000] Found 3 CDI devices\nnvidia.com/gpu=all\n" + err, unknown), "GS-NV-212"));
+}
+
 }  // namespace
 }  // namespace gs
