@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,21 @@ def human(nbytes):
         if nbytes >= 1 << shift and nbytes % (1 << shift) == 0:
             return "%d %s" % (nbytes >> shift, unit)
     return "%d B" % nbytes
+
+
+def free_port():
+    """A TCP port nothing listens on now (the kernel's pick for port 0)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def last_error_line(log_text):
+    """torchrun's own last words when no rank said anything: its final exception line."""
+    for line in reversed(log_text.strip().split("\n")):
+        if re.search(r"(Error|Exception)\b.*:", line):
+            return line.strip()[:500]
+    return None
 
 
 def pid_gone(pid):
@@ -199,10 +215,16 @@ def main(data):
     # torchrun's output, where tracebacks are read): the defaults ("0") break torchrun of torch <= 1.13
     # on Python 3.11, whose Flag enum iterates over single-bit members only, so Std.from_str("0") (and
     # "3") return None: "'NoneType' object has no attribute 'get'". That is Debian 12's python3-torch.
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nnodes=1",
+    # The rendezvous on a port of our own, not --standalone: torch <= 1.13's --standalone always
+    # takes localhost:29400, so two runs at once (two users, or tests side by side) collide and
+    # one fails with "RendezvousConnectionError: The connection to the C10d store has failed".
+    port = free_port()
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--nnodes=1", "--rdzv_backend=c10d",
+           "--rdzv_endpoint=127.0.0.1:%d" % port, "--rdzv_id=gpustack-%d" % os.getpid(),
            "--nproc_per_node=%d" % n, "--max_restarts=0", "--redirects=1", "--tee=2",
            "--log_dir=" + os.path.join(run_dir, "logs"), worker]
-    data["command"] = "torchrun --standalone --nnodes=1 --nproc_per_node=%d --max_restarts=0 collective_worker.py" % n
+    data["command"] = ("torchrun --nnodes=1 --rdzv_backend=c10d --rdzv_endpoint=127.0.0.1:%d --nproc_per_node=%d "
+                       "--max_restarts=0 collective_worker.py" % (port, n))
     gs.phase("launch")
     log_path = os.path.join(run_dir, "torchrun.log")
     with open(log_path, "w") as log:
@@ -271,7 +293,8 @@ def main(data):
                 op, n, backend, rank, signal_text(code), describe(last.get(rank))), data)
             return
         failed = [r for r in range(n) if last[r] and last[r]["state"] == "fail"]
-        errors = sorted({last[r].get("error", "") for r in failed}) or ["torchrun exited with %s" % proc.returncode]
+        errors = sorted({last[r].get("error", "") for r in failed}) or [
+            last_error_line(log_text) or "torchrun exited with %s" % proc.returncode]
         data["outcome"] = "error"
         gs.fail("%s over %d %s ranks failed%s: %s" % (
             op, n, backend, (" on rank%s %s" % ("s" if len(failed) > 1 else "", ", ".join(map(str, failed)))) if failed else "",

@@ -1,4 +1,5 @@
-// `gpustack matrix merge REPORT...` and `gpustack matrix show` (docs/matrix.md).
+// `gpustack matrix merge REPORT...`, `gpustack matrix show` (docs/matrix.md) and `gpustack matrix
+// fleet REPORT...` (docs/fleet.md: one report per node, which nodes differ from the majority).
 // Exit codes: 0 done; 2 bad arguments, an unreadable or corrupt matrix, or an input that is not
 // a report (the readable reports are still merged and saved, and every bad one is named).
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include "cli/cli.h"
 #include "core/file_io.h"
 #include "core/status.h"
+#include "matrix/fleet.h"
 #include "matrix/matrix.h"
 #include "matrix/matrix_record.h"
 #include "matrix/matrix_render.h"
@@ -18,7 +20,7 @@ namespace {
 struct matrix_args {
   std::string matrix_path;
   std::vector<std::string> inputs;
-  bool markdown = false, html = false, no_shipped = false, color_off = false;
+  bool markdown = false, html = false, json = false, no_shipped = false, color_off = false;
   std::string out_file;
 };
 
@@ -129,10 +131,39 @@ int run_show(const matrix_args& a) {
   return write_out(a.out_file, text) ? exit_ok : exit_usage;
 }
 
+/// Exit 0 when every node runs one stack and nothing fails, 1 when a node differs or fails, 2 when
+/// a report cannot be read (the readable ones are still folded and shown).
+int run_fleet(const matrix_args& a) {
+  std::vector<std::pair<std::string, nlohmann::json>> reports;
+  int bad = 0;
+  for (const std::string& in : a.inputs) {
+    nlohmann::json r;
+    std::string why;
+    if (!read_report_file(in, r, why)) {
+      std::fprintf(stderr, "gpustack: %s\n", why.c_str());
+      ++bad;
+      continue;
+    }
+    reports.push_back({fleet_label(in), std::move(r)});
+  }
+  if (reports.empty()) {
+    std::fprintf(stderr, "gpustack: no readable report to fold\n");
+    return exit_usage;
+  }
+  fleet_view v = fold_fleet(reports);
+  std::string text = a.json ? fleet_json(v).dump(2) + "\n"
+                     : a.markdown ? render_fleet_markdown(v)
+                                  : render_fleet_human(v, !a.color_off && a.out_file.empty() && use_color(output_options{}));
+  if (!write_out(a.out_file, text)) return exit_usage;
+  if (bad) return exit_usage;
+  return v.all_alike() ? exit_ok : exit_failed;
+}
+
 }  // namespace
 
 command_spec matrix_command() {
-  return {"matrix", "the version-compatibility matrix: merge reports into it, show it (terminal, Markdown, HTML)",
+  return {"matrix", "the version-compatibility matrix: merge reports into it, show it (terminal, Markdown, HTML), "
+                    "fold a cluster's reports (fleet)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<matrix_args>();
             auto which = std::make_shared<std::function<int()>>();
@@ -153,6 +184,16 @@ command_spec matrix_command() {
             show->add_option("-o,--output", a->out_file, "write to FILE instead of standard output");
             show->add_flag("--no-color", a->color_off, "no colour in the terminal table");
             show->callback([a, which] { *which = [a] { return run_show(*a); }; });
+            CLI::App* fleet = sub.add_subcommand(
+                "fleet", "fold one report per node (srun, a Kubernetes Job) into one view: the majority stack, and how each "
+                         "other node differs from it (exit 1 when a node differs or fails)");
+            fleet->add_option("reports", a->inputs, "one report per node (.json or .md); the file name is the node's label")
+                ->required();
+            fleet->add_flag("--json", a->json, "the view as JSON (each differing node with its report diff)");
+            fleet->add_flag("--markdown", a->markdown, "a Markdown table (a CI job summary, an issue)");
+            fleet->add_option("-o,--output", a->out_file, "write to FILE instead of standard output");
+            fleet->add_flag("--no-color", a->color_off, "no colour in the terminal view");
+            fleet->callback([a, which] { *which = [a] { return run_fleet(*a); }; });
             return [which] { return *which ? (*which)() : int(exit_usage); };
           }};
 }
