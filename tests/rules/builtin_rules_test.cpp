@@ -699,7 +699,14 @@ TEST(BuiltinRules, EveryErrorTextPatternMatchesThroughMatchErrorText) {
       ++patterns;
       std::vector<finding> fs =
           builtin().match_error_text("Traceback (most recent call last):\n" + context + "  " + p.text + "\n", nothing_known);
-      EXPECT_TRUE(has(fs, r.id)) << r.id << " did not match its own pattern '" << p.text << "'" << list(fs);
+      // A rule that names the same line for a narrower reader may take it over (`supersedes`:
+      // GS-CUDA-640 takes GS-CUDA-207's cuDNN line in a paste that never mentions torch).
+      bool taken_over = false;
+      for (const finding& f : fs)
+        for (const rule& other : builtin().rules())
+          if (other.id == f.id && std::find(other.supersedes.begin(), other.supersedes.end(), r.id) != other.supersedes.end())
+            taken_over = true;
+      EXPECT_TRUE(has(fs, r.id) || taken_over) << r.id << " did not match its own pattern '" << p.text << "'" << list(fs);
     }
   }
   EXPECT_GE(patterns, 8);
