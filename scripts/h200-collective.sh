@@ -13,14 +13,7 @@ cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/h200-collective}
 dir="$OUT/collective"
 mkdir -p "$dir"
-export LD_LIBRARY_PATH="$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-GS=$PWD/.carry/bin/gpustack
-[ -x "$GS" ] || { echo "no $GS: pack first"; exit 2; }
-if ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl ||
-    { echo "wheel install failed"; exit 2; }
-  export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
-fi
+. scripts/device-carry.sh  # $GS, its libraries, the carried wheels
 PY=$(command -v python3)
 echo "== $(date -u +%FT%TZ) $(uname -r) $(nvidia-smi -L | wc -l) GPU(s)"
 nvidia-smi topo -m > "$dir/topo.txt" 2>&1 || true

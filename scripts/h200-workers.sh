@@ -16,19 +16,12 @@ OUT=${OUT:-/tmp/h200-workers}
 dir="$OUT/workers"
 mkdir -p "$dir"
 exec > >(tee -a "$dir/h200-workers-$part.log") 2>&1
-export LD_LIBRARY_PATH="$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-GS=$PWD/.carry/bin/gpustack
-[ -x "$GS" ] || { echo "no $GS: pack first"; exit 2; }
+. scripts/device-carry.sh  # $GS, its libraries, the carried wheels
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 echo "== $(date -u +%FT%TZ) $(uname -r) part $part"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 
-if ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl ||
-    { echo "wheel install failed"; exit 2; }
-  export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
-fi
 PY=$(command -v python3)
 echo "python: $PY"
 
