@@ -5,6 +5,7 @@
 
 #include "collective/bus_bandwidth.h"
 #include "core/assets.h"
+#include "core/text_scan.h"
 #include "probes/gpu_session.h"
 #include "probes/python_probes.h"
 
@@ -19,15 +20,9 @@ std::string size_text(double bytes) {
 
 nlohmann::json sizes_from(const probe_context& ctx) {
   nlohmann::json sizes = nlohmann::json::array();
-  std::string list = option_text(ctx, "collective.sizes", "4096");
-  size_t pos = 0;
-  while (pos <= list.size()) {
-    size_t comma = list.find(',', pos);
-    std::string one = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    if (!one.empty()) sizes.push_back(std::stoull(one));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
+  const std::string list = option_text(ctx, "collective.sizes", "4096");  // the views below point into it
+  for (std::string_view one : scan::split_nonempty(list, ','))
+    if (std::optional<uint64_t> b = scan::parse_u64(one)) sizes.push_back(*b);
   return sizes;
 }
 

@@ -5,15 +5,11 @@
 #include <set>
 
 #include "core/text_scan.h"
+#include "detect/path_util.h"
 #include "detect/pci_bus.h"
 
 namespace gs {
 namespace {
-
-std::string basename_of(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 uint32_t le(std::string_view b, size_t at, int bytes) {
   uint32_t v = 0;
@@ -32,7 +28,7 @@ void read_gpu_place(const sysroot& sys, gpu_info& g) {
     if (auto v = scan::parse_u64(*n); v && *v < 1024) g.numa_node = int(*v);
   // The group link exists only when an IOMMU is on; its type says whether it translates.
   if (auto group = sys.readlink(dev + "/iommu_group")) {
-    auto type = sys.read_text("/sys/kernel/iommu_groups/" + basename_of(*group) + "/type");
+    auto type = sys.read_text("/sys/kernel/iommu_groups/" + path_basename(*group) + "/type");
     g.iommu_group_type = type ? std::string(scan::trim(*type)) : "unknown";
   }
   if (g.vendor == "amd")

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "core/status.h"
@@ -46,11 +47,8 @@ bool fleet_view::all_alike() const {
 }
 
 std::string fleet_label(const std::string& path) {
-  std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  for (const char* ext : {".json", ".md"})
-    if (name.size() > std::string(ext).size() && name.compare(name.size() - std::string(ext).size(), std::string::npos, ext) == 0)
-      return name.substr(0, name.size() - std::string(ext).size());
-  return name;
+  std::filesystem::path p(path);
+  return (p.extension() == ".json" || p.extension() == ".md" ? p.stem() : p.filename()).string();
 }
 
 fleet_view fold_fleet(const std::vector<std::pair<std::string, nlohmann::json>>& reports) {
