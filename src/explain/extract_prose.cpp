@@ -178,6 +178,15 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       if (auto k = first_version(std::string_view(l).substr(q)); k && std::count(k->begin(), k->end(), '.') >= 1)
         s.propose("host.kernel", *k, i, "text", weight::prose);
   }
+  // A kernel oops or warning names the running kernel before its build number: "CPU: 3 PID: 1234
+  // Comm: python3 Tainted: G        W  OE      6.8.0-45-generic #45-Ubuntu", "... Not tainted 6.5.0 #1".
+  if (size_t p = lower.find("tainted"); p != std::string::npos && lower.find("pid: ") != std::string::npos)
+    if (size_t h = l.find(" #", p); h != std::string::npos && h > p) {
+      size_t b = l.rfind(' ', h - 1);
+      b = b == std::string::npos ? 0 : b + 1;
+      std::string tok = l.substr(b, h - b);
+      if (!tok.empty() && scan::is_digit(tok[0]) && tok.find('.') != std::string::npos) s.propose("host.kernel", tok, i, "kernel log", weight::tool_output);
+    }
   if (lower.find("microsoft-standard-wsl") != std::string::npos || lower.find("wsl2") != std::string::npos ||
       lower.find("/usr/lib/wsl/") != std::string::npos || lower.find("-microsoft") != std::string::npos)
     s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
@@ -195,6 +204,9 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
                                    : std::span<const std::pair<std::string_view, std::string_view>>{distros}) {
     size_t p = lower.find(name);
     if (p == std::string::npos || (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1])))) continue;
+    // Inside an image name or a path ("rocm/dev-ubuntu-22.04", "cuda:12.4.1-devel-ubuntu22.04",
+    // "rocm6.2_ubuntu22.04") it is the container's OS, not the host's.
+    if (p > 0 && std::string_view("-_/:.").find(lower[p - 1]) != std::string_view::npos) continue;
     // An issue form's own example ("OS Platform and Distribution (e.g., Linux Ubuntu 16.04): ...")
     // is the template's, not the reporter's.
     if (size_t open = lower.rfind('(', p); open != std::string::npos && lower.find(')', open) > p) {

@@ -326,6 +326,33 @@ void installed_rocm(paste_scan& s, size_t i, const std::string& l) {
     if (auto v = next_line_version()) s.propose("rocm.version", hip_major_minor(*v), i + 1, "hipconfig", weight::labelled);
     return;
   }
+  // The release being installed: AMD's installer package "amdgpu-install_6.2.60204-1_all.deb"
+  // (its third field packs major*10000 + minor*100 + patch: 60204 is ROCm 6.2.4) and the
+  // repository paths "repo.radeon.com/rocm/apt/6.2.4", ".../rocm/rhel9/6.2.4",
+  // ".../amdgpu-install/6.2.4/". Not ".../amdgpu/X/": from ROCm 7 the driver has its own numbers.
+  if (size_t p = t.find("amdgpu-install_"); p != std::string::npos) {
+    const size_t q = p + 15;
+    const size_t e = t.find_first_not_of("0123456789.", q);
+    const std::string v = t.substr(q, e == std::string::npos ? std::string::npos : e - q);  // "6.2.60204"
+    const std::string packed = v.substr(v.rfind('.') + 1);
+    if (std::count(v.begin(), v.end(), '.') == 2 && packed.size() == 5) {
+      const int n = std::stoi(packed);
+      s.propose("rocm.version", std::to_string(n / 10000) + "." + std::to_string(n / 100 % 100) + "." + std::to_string(n % 100), i,
+                "amdgpu-install", weight::labelled);
+      return;
+    }
+  }
+  for (std::string_view repo : {"repo.radeon.com/rocm/apt/", "repo.radeon.com/rocm/rhel", "repo.radeon.com/rocm/el",
+                                "repo.radeon.com/rocm/zyp/", "repo.radeon.com/amdgpu-install/"}) {
+    size_t p = t.find(repo);
+    if (p == std::string::npos) continue;
+    size_t q = p + repo.size();
+    if (repo.back() != '/') q = t.find('/', q) == std::string::npos ? t.size() : t.find('/', q) + 1;  // "rhel9/"
+    if (q < t.size() && std::isdigit(static_cast<unsigned char>(t[q])))
+      if (auto v = first_version(t, q); v && t.compare(q, v->size(), *v) == 0 && v->find('.') != std::string::npos)
+        s.propose("rocm.version", major_minor_patch(*v), i, "repo.radeon.com", weight::labelled);
+    return;
+  }
   for (std::string_view pkg : {"rocm-core/", "rocm-core ", "rocm-libs/", "rocm-libs "}) {
     size_t p = t.find(pkg);
     if (p == std::string::npos || (p > 0 && t[p - 1] != ' ')) continue;

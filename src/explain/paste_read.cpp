@@ -416,6 +416,7 @@ paste_reading read_paste(std::string_view text) {
   scan_env(s);
   scan_prose(s);
   scan_device_listing(s);
+  scan_pci_listing(s);
   detect_text_kinds(s);
   assemble(s, out);
   out.kinds = s.kinds;

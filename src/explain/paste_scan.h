@@ -43,6 +43,7 @@ void scan_packages(paste_scan& s);       // pip list/freeze, uv, conda, [pip3] l
 void scan_env(paste_scan& s);            // env dumps, export/set/ENV lines, KEY=VALUE, os.environ[...]
 void scan_prose(paste_scan& s);          // GPU names and gfx/sm tokens, OS, kernel, ROCm/CUDA/driver, RAM, Python
 void scan_device_listing(paste_scan& s); // `ls -l` of /dev/kfd, /dev/dri/renderD*, /dev/nvidia*
+void scan_pci_listing(paste_scan& s);    // lspci and the kernel's modesetting line: GPUs by PCI id
 /// ComfyUI, Ollama and llama.cpp start-up banners, Windows CPython: one line of scan_prose's pass
 /// (which lower-cases each line once for both).
 void scan_app_log_line(paste_scan& s, size_t i, const std::string& line, const std::string& lower);

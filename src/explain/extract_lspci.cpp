@@ -1,0 +1,110 @@
+// GPUs by PCI id in a paste: `lspci` / `lspci -nn` lines ("03:00.0 VGA compatible controller
+// [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Navi 48 [Radeon RX 9070/9070 XT/9070 GRE]
+// [1002:7550] (rev c0)") and the kernel's "initializing kernel modesetting (IP DISCOVERY
+// 0x1002:0x7550 ...)". The id goes through the tables live detection names cards with
+// (matrix/hardware/amd_gpus.toml, nvidia_gpus.toml); an id they lack falls back to the chip or
+// product words of the same line ("Topaz XT [Radeon R7 M260/...]", "AD102 [GeForce RTX 4090]",
+// gpu_names.toml). The id decides first: a pci.ids older than the card prints "Device 7550".
+// Such a listing is the machine's own (tool output), so it outweighs GPUs named in prose.
+#include <cctype>
+#include <optional>
+
+#include "detect/gpu_tables.h"
+#include "explain/gpu_names.h"
+#include "explain/paste_scan.h"
+
+namespace gs {
+namespace {
+
+constexpr std::string_view kClasses[] = {"vga compatible controller", "display controller", "3d controller",
+                                         "processing accelerators"};
+
+bool hex4(std::string_view s, size_t at, uint32_t& out) {
+  if (at + 4 > s.size()) return false;
+  out = 0;
+  for (size_t k = at; k < at + 4; ++k) {
+    const char c = s[k];
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    out = out * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) - 'a' + 10);
+  }
+  return at + 4 == s.size() || !std::isxdigit(static_cast<unsigned char>(s[at + 4]));
+}
+
+/// "[1002:7550]" or "0x1002:0x7550" in the lower-cased line: the vendor ("amd"/"nvidia") and device id.
+std::optional<std::pair<std::string_view, uint32_t>> pci_id(std::string_view lower) {
+  for (auto [vendor, tag] : {std::pair<std::string_view, std::string_view>{"amd", "1002:"}, {"nvidia", "10de:"}}) {
+    for (size_t p = lower.find(tag); p != std::string_view::npos; p = lower.find(tag, p + 1)) {
+      uint32_t dev = 0;
+      if (p > 0 && lower[p - 1] == '[' && hex4(lower, p + 5, dev)) return std::pair{vendor, dev};
+      if (p >= 2 && lower.compare(p - 2, 2, "0x") == 0 && lower.compare(p + 5, 2, "0x") == 0 && hex4(lower, p + 7, dev))
+        return std::pair{vendor, dev};
+    }
+  }
+  return std::nullopt;
+}
+
+/// lspci's "(rev c3)": AMD names differ by revision.
+std::optional<uint32_t> revision(std::string_view lower) {
+  size_t p = lower.find("(rev ");
+  if (p == std::string_view::npos || p + 7 > lower.size()) return std::nullopt;
+  uint32_t r = 0;
+  for (size_t k = p + 5; k < p + 7; ++k) {
+    const char c = lower[k];
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    r = r * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : c - 'a' + 10);
+  }
+  return r;
+}
+
+/// The table's arch for a device id: the exact (id, revision) entry, else the id's entries when
+/// they all agree (every revision of an AMD id is the same chip).
+const gpu_table_entry* by_id(const std::vector<gpu_table_entry>& table, uint32_t dev, std::optional<uint32_t> rev) {
+  if (const gpu_table_entry* e = find_gpu(table, dev, rev)) return e;
+  const gpu_table_entry* first = nullptr;
+  for (const gpu_table_entry& e : table) {
+    if (e.device != dev) continue;
+    if (first && first->arch != e.arch) return nullptr;
+    if (!first) first = &e;
+  }
+  return first;
+}
+
+}  // namespace
+
+void scan_pci_listing(paste_scan& s) {
+  const gpu_tables& tables = builtin_gpu_tables();
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string lower = lower_copy(s.lines[i]);
+    bool lspci = false;
+    for (std::string_view c : kClasses) lspci = lspci || lower.find(c) != std::string::npos;
+    const bool modesetting = lower.find("initializing kernel modesetting") != std::string::npos;
+    if (!lspci && !modesetting) continue;
+    const bool amd = lower.find("[amd/ati]") != std::string::npos || lower.find("advanced micro devices") != std::string::npos;
+    const bool nvidia = lower.find("nvidia corporation") != std::string::npos;
+    auto id = pci_id(lower);
+    if (!id && !(lspci && (amd || nvidia))) continue;
+    if (lspci) s.kind("lspci");
+    std::string arch, name;
+    if (id) {
+      const auto& table = id->first == "amd" ? tables.amd : tables.nvidia;
+      if (const gpu_table_entry* e = by_id(table, id->second, revision(lower))) {
+        arch = e->arch;
+        name = e->name;
+      }
+    }
+    if (arch.empty() && lspci) {
+      // The words after the vendor: chip code name first, then the bracketed product list.
+      const size_t v = lower.find(amd ? (lower.find("[amd/ati]") != std::string::npos ? "[amd/ati]" : "advanced micro devices")
+                                      : "nvidia corporation");
+      if (v == std::string::npos) continue;
+      const std::string_view rest = std::string_view(s.lines[i]).substr(v);
+      std::vector<gpu_name_hit> hits = find_gpu_names(rest);
+      if (hits.empty() || vendor_of_arch(hits.front().arch) != (amd ? "amd" : "nvidia")) continue;
+      arch = hits.front().arch;
+      name = hits.front().text;
+    }
+    if (!arch.empty()) s.gpus.push_back({arch, name, i, lspci ? "lspci" : "dmesg", weight::tool_output});
+  }
+}
+
+}  // namespace gs
