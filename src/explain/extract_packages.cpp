@@ -24,8 +24,10 @@ constexpr std::pair<std::string_view, std::string_view> kMentioned[] = {
     {"causal_conv1d", "causal-conv1d"}, {"mamba-ssm", "mamba-ssm"}, {"mamba_ssm", "mamba-ssm"}, {"fla-core", "fla-core"},
     {"deepspeed", "deepspeed"}, {"unsloth", "unsloth"}, {"llama-cpp-python", "llama-cpp-python"},
     {"onnxruntime-rocm", "onnxruntime-rocm"}, {"onnxruntime-gpu", "onnxruntime-gpu"}, {"torchao", "torchao"},
-    {"tilelang", "tilelang"}, {"diffusers", "diffusers"}, {"numpy", "numpy"}, {"jax", "jax"},
-    {"tensorflow-gpu", "tensorflow"}, {"tensorflow", "tensorflow"}};
+    {"tilelang", "tilelang"}, {"diffusers", "diffusers"}, {"numpy", "numpy"}, {"jaxlib", "jaxlib"}, {"jax", "jax"},
+    {"tensorflow-gpu", "tensorflow"}, {"tensorflow", "tensorflow"}, {"onnxruntime", "onnxruntime"}, {"sglang", "sglang"},
+    {"tensorrt-llm", "tensorrt-llm"}, {"tensorrt_llm", "tensorrt-llm"}, {"tensorrt", "tensorrt"}, {"axolotl", "axolotl"},
+    {"liger-kernel", "liger-kernel"}, {"liger_kernel", "liger-kernel"}};
 
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
 
