@@ -20,6 +20,7 @@ if [ "${1:-}" = "--test" ]; then
     libamd-comgr-dev libamdhip64-dev librocm-smi-dev libhsa-runtime-dev rocm-device-libs  # HIP compile tests, no GPU
     libdrm-amdgpu1  # the card tests load the real libdrm_amdgpu with no AMD device (librocm-smi-dev brings librocm_smi64)
     chromium  # headless screenshot test of `gpustack matrix show --html` (tests/matrix/matrix_screenshot_test.cpp)
+    curl xz-utils  # Debian 11's glibc fetched to run the wheel binary on an older loader (scripts/old-glibc.sh)
     slurm-wlm munge  # a private single-node Slurm runs the fleet path end to end (scripts/slurm-local.sh, tests/cli/slurm_fleet_test.cpp)
   )
 fi
