@@ -5,7 +5,9 @@
 # build-release/ (scripts/test.sh builds the test configurations into build/ and build-asan/), so
 # the two never rebuild each other's objects. Exit 2 when the build fails.
 #   build-release.sh [DIR [CMAKE-ARGS...]]   another build directory and options (scripts/build-wheel.sh:
-#                                            build-wheel -DGPUSTACK_PORTABLE=ON)
+#                                            build-wheel -DGPUSTACK_PORTABLE=ON; build-wheel-aarch64.sh
+#                                            adds -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake)
+#   GPUSTACK_JOBS=N build-release.sh ...     ninja -j N (default: ninja's own, cores + 1 or 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-release}
@@ -26,7 +28,7 @@ fi
 echo "gpustack: building the binary (a few minutes on 2 cores; the log is $log)" >&2
 # ninja's "[n/m] ..." lines become one line that updates in place (a plain line each on a pipe).
 set +e
-NINJA_STATUS="[%f/%t] " ninja -C "$out" gpustack 2>&1 | tee -a "$log" | while IFS= read -r line; do
+NINJA_STATUS="[%f/%t] " ninja -C "$out" ${GPUSTACK_JOBS:+-j "$GPUSTACK_JOBS"} gpustack 2>&1 | tee -a "$log" | while IFS= read -r line; do
   case "$line" in
     \[*/*\]*) if [ -t 2 ]; then printf '\r\033[Kgpustack: building %s' "${line%% *}" >&2; fi ;;
   esac
@@ -39,5 +41,7 @@ if [ "$rc" -ne 0 ]; then
   echo "gpustack: the build failed (the compiler's words above; all of it in $log)" >&2
   exit 2
 fi
-strip "$out/gpustack"
+# the toolchain's strip (aarch64-linux-gnu-strip for scripts/build-wheel-aarch64.sh's cross build)
+strip_tool=$(sed -n 's/^CMAKE_STRIP:FILEPATH=//p' "$out/CMakeCache.txt")
+"${strip_tool:-strip}" "$out/gpustack"
 echo "gpustack: built in $((SECONDS - start)) s ($(du -h "$out/gpustack" | cut -f1) binary: $out/gpustack)" >&2
