@@ -9,10 +9,11 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
-# `qemu-aarch64 -L /usr/aarch64-linux-gnu` runs what the build makes (nothing during the build itself)
+# qemu-user runs what the build makes (nothing during the build itself) with libc6:arm64's glibc;
+# not with -L /usr/aarch64-linux-gnu, whose ld.so is another glibc build (scripts/make_wheel.py's runner)
 find_program(GPUSTACK_QEMU_AARCH64 NAMES qemu-aarch64-static qemu-aarch64)
 if(GPUSTACK_QEMU_AARCH64)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${GPUSTACK_QEMU_AARCH64} -L /usr/aarch64-linux-gnu)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${GPUSTACK_QEMU_AARCH64})
 endif()
 
 if(DEFINED ENV{GPUSTACK_AARCH64_PREFIX})

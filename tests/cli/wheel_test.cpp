@@ -30,6 +30,42 @@ shell_output sh(const std::string& cmd) {
   return r;
 }
 
+// The aarch64 wheel is cross-built outside CI (scripts/build-wheel-aarch64.sh; CI's budget has no
+// room for a second toolchain): what make_wheel.py decides per architecture is held here without it.
+// tests/fixtures/wheel/ holds `readelf -h` and `readelf -d -V --wide` of that build's binary (the
+// one docs/python.md reports on): the tag must come out manylinux_2_28 or lower for aarch64 and its
+// libraries glibc's own; another architecture's binary is stripped by that triplet's strip and run
+// under qemu-user for its version, and refused with a message where no qemu is installed.
+TEST(Wheel, MakeWheelTagsTheCrossBuiltAarch64BinaryAndPicksItsTools) {
+  std::string src = GPUSTACK_SOURCE_DIR;
+  std::string fixtures = GPUSTACK_TEST_FIXTURES "/wheel/";
+  std::string py =
+      "import sys\n"
+      "sys.path.insert(0, '" + src + "/scripts')\n"
+      "import make_wheel as m\n"
+      "header = open('" + fixtures + "aarch64-readelf-h.txt').read()\n"
+      "dyn = open('" + fixtures + "aarch64-readelf-dV.txt').read()\n"
+      "arch, needed, glibc = m.parse_elf_facts(header, dyn)\n"
+      "assert arch == 'aarch64', arch\n"
+      "foreign = [n for n in needed if n not in m.SYSTEM_LIBS]\n"
+      "assert not foreign and 'ld-linux-aarch64.so.1' in needed, needed\n"
+      "print('TAG', m.manylinux_tag(arch, glibc))\n"
+      "assert m.strip_tool('aarch64', 'x86_64') == 'aarch64-linux-gnu-strip'\n"
+      "assert m.strip_tool('x86_64', 'x86_64') == 'strip' and m.strip_tool('aarch64', 'aarch64') == 'strip'\n"
+      "assert m.runner('x86_64', 'x86_64') == [] and m.runner('aarch64', 'aarch64') == []\n"
+      "qemu = lambda name: '/usr/bin/' + name if name == 'qemu-aarch64' else None\n"
+      "assert m.runner('aarch64', 'x86_64', which=qemu) == ['/usr/bin/qemu-aarch64']\n"
+      "assert m.runner('aarch64', 'x86_64', which=lambda name: None) is None\n";
+  fs::path script = fs::temp_directory_path() / ("gs-make-wheel-" + std::to_string(::getpid()) + ".py");
+  gs::test::write_file(script.string(), py);
+  shell_output r = sh("python3 -B '" + script.string() + "'");  // -B: no __pycache__ in scripts/
+  fs::remove(script);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(TAG py3-none-manylinux_2_(\d+)_aarch64)"))) << r.out;
+  EXPECT_LE(std::stoi(m[1].str()), 28) << r.out;
+}
+
 #ifdef GPUSTACK_PORTABLE_BINARY
 TEST(Wheel, BuiltFromTheBinaryInstallsIntoAFreshVenvAndRuns) {
   fs::path dir = fs::temp_directory_path() / ("gs-wheel-" + std::to_string(::getpid()));
