@@ -29,7 +29,7 @@
 // each old symbol is bound to is the architecture's first glibc, GLIBC_2.2.5 on x86_64 and GLIBC_2.17
 // on aarch64 (whose port began there, so dlinfo's 2.3.3 is 2.17 too), and the stat family's _STAT_VER
 // is 1 on x86_64 and 0 on aarch64 (the generic kernel ABI: __xstat rejects any other with EINVAL).
-// scripts/build-wheel-aarch64.sh cross-builds the aarch64 wheel; both floors end at GLIBC_2.28.
+// scripts/build-wheel-aarch64.sh cross-builds the aarch64 wheel; both binaries end at GLIBC_2.27.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sys/random.h>
