@@ -41,6 +41,43 @@ machine_facts host_share(const machine_facts& host) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> fill_image_stack(machine_facts& f, const container_info& c) {
+  std::vector<std::pair<std::string, std::string>> filled;
+  if (!c.image_rocm.empty() && f.stack.rocm_version.empty()) {
+    f.stack.rocm_version = c.image_rocm;
+    f.stack.rocm_installs.push_back({"/opt/rocm", c.image_rocm, true});
+    filled.emplace_back("rocm.version", c.image_rocm);
+  }
+  if (!c.image_cuda.empty() && f.stack.cuda_toolkit_version.empty()) {
+    f.stack.cuda_toolkit_version = c.image_cuda;
+    filled.emplace_back("cuda.toolkit", c.image_cuda);
+  }
+  if (!c.image_python.empty() && f.python.version.empty()) {
+    f.python.version = c.image_python;
+    filled.emplace_back("python.version", c.image_python);
+  }
+  f.python.found = f.python.found || !c.image_python.empty() || !c.pip.empty() || !c.image_torch.empty();
+  for (const auto& [name, version] : c.pip)
+    if (!version.empty() && f.python.packages.emplace(name, python_package{name, version, "", "pip", false}).second)
+      filled.emplace_back("pkg." + name, version);
+  // torch: what the spec installs over the image wins over what the image ships.
+  if (c.pip.count("torch") && !f.python.torch_build_known) {
+    if (std::string v = index_version(c.torch_index, "rocm"); !v.empty()) f.python.torch_hip = v;
+    if (std::string v = index_version(c.torch_index, "cu"); !v.empty()) f.python.torch_cuda = v;
+    f.python.torch_build_known = c.torch_index == "cpu" || !f.python.torch_hip.empty() || !f.python.torch_cuda.empty();
+  } else if (!c.pip.count("torch") && !c.image_torch.empty() && !f.python.packages.count("torch")) {
+    std::string label = !c.image_rocm.empty() ? "+rocm" + major_minor(c.image_rocm) : "";
+    f.python.packages["torch"] = python_package{"torch", c.image_torch + label, "", "", false};
+    filled.emplace_back("pkg.torch", c.image_torch + label);
+    if (!f.python.torch_build_known) {
+      if (!c.image_rocm.empty()) f.python.torch_hip = major_minor(c.image_rocm);
+      else if (!c.image_cuda.empty()) f.python.torch_cuda = major_minor(c.image_cuda);
+      f.python.torch_build_known = !f.python.torch_hip.empty() || !f.python.torch_cuda.empty();
+    }
+  }
+  return filled;
+}
+
 machine_facts container_facts(const machine_facts& host, const container_info& c) {
   machine_facts f = host_share(host);
   f.host.in_container = true;
@@ -48,27 +85,7 @@ machine_facts container_facts(const machine_facts& host, const container_info& c
   f.host.os_id = c.image_os;  // the image's distribution, not the host's
   f.host.os_version = c.image_os_version;
   f.env = c.env;
-  if (!c.image_rocm.empty()) {
-    f.stack.rocm_version = c.image_rocm;
-    f.stack.rocm_installs.push_back({"/opt/rocm", c.image_rocm, true});
-  }
-  f.stack.cuda_toolkit_version = c.image_cuda;
-  f.python.found = !c.image_python.empty() || !c.pip.empty() || !c.image_torch.empty();
-  f.python.version = c.image_python;
-  for (const auto& [name, version] : c.pip)
-    if (!version.empty()) f.python.packages[name] = python_package{name, version, "", "pip", false};
-  // torch: what the spec installs over the image wins over what the image ships.
-  if (c.pip.count("torch")) {
-    if (std::string v = index_version(c.torch_index, "rocm"); !v.empty()) f.python.torch_hip = v;
-    if (std::string v = index_version(c.torch_index, "cu"); !v.empty()) f.python.torch_cuda = v;
-    f.python.torch_build_known = c.torch_index == "cpu" || !f.python.torch_hip.empty() || !f.python.torch_cuda.empty();
-  } else if (!c.image_torch.empty()) {
-    std::string label = !c.image_rocm.empty() ? "+rocm" + major_minor(c.image_rocm) : "";
-    f.python.packages["torch"] = python_package{"torch", c.image_torch + label, "", "", false};
-    if (!c.image_rocm.empty()) f.python.torch_hip = major_minor(c.image_rocm);
-    else if (!c.image_cuda.empty()) f.python.torch_cuda = major_minor(c.image_cuda);
-    f.python.torch_build_known = !f.python.torch_hip.empty() || !f.python.torch_cuda.empty();
-  }
+  fill_image_stack(f, c);
   f.container = c;
   return f;
 }

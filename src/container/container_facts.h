@@ -14,6 +14,13 @@ namespace gs {
 
 machine_facts container_facts(const machine_facts& host, const container_info& c);
 
+/// What the image and the spec's pip lines say about the software stack (ROCm, CUDA toolkit,
+/// Python, packages, torch and its build), written into `f` only where `f` does not know it yet:
+/// for container_facts that is everything; for a paste (`gpustack explain` on a report with a
+/// `docker run` line) what the reporter's own output shows wins. Returns the keys it filled
+/// ("rocm.version", "cuda.toolkit", "pkg.torch", ...) with their values.
+std::vector<std::pair<std::string, std::string>> fill_image_stack(machine_facts& f, const container_info& c);
+
 /// The findings about one container: the rules on container_facts, less those that fire on the
 /// host's share alone (the same facts with no container, no environment and no image stack),
 /// which are the host's business (`gpustack check` without --container reports them).

@@ -6,7 +6,11 @@
 #include <cctype>
 #include <map>
 #include <regex>
+#include <optional>
 #include <set>
+
+#include "container/container_facts.h"
+#include "container/container_spec.h"
 
 namespace gs {
 namespace {
@@ -126,6 +130,19 @@ std::string regression_cue(const std::vector<std::string>& lines) {
          " until it is fixed, and report it upstream with both versions";
 }
 
+/// The one `docker run` / `podman run` line of the paste (read as `check --container` reads one);
+/// none when there is none or several (which one failed is not known).
+std::optional<container_info> pasted_run_line(const paste_reading& r) {
+  bool any = false;
+  for (const std::string& l : r.lines) any = any || l.find(" run ") != std::string::npos;
+  if (!any) return std::nullopt;
+  std::string joined;
+  for (const std::string& l : r.lines) joined.append(l).push_back('\n');
+  container_spec spec = read_container_spec(joined, "run");
+  if (!spec.error.empty() || spec.containers.size() != 1 || spec.containers.front().image.empty()) return std::nullopt;
+  return spec.containers.front();
+}
+
 }  // namespace
 
 std::string how_to_show(std::string_view key) {
@@ -142,11 +159,28 @@ std::string how_to_show(std::string_view key) {
 explain_result explain_text(std::string_view text, const knowledge_base& kb) {
   explain_result out;
   out.reading = read_paste(text);
+  std::optional<container_info> run_line = pasted_run_line(out.reading);
+  if (run_line)
+    for (const auto& [key, value] : fill_image_stack(out.reading.facts, *run_line))
+      out.reading.facts_read.push_back({key, value, static_cast<size_t>(run_line->line), "image of the docker run line"});
+  std::stable_sort(out.reading.facts_read.begin(), out.reading.facts_read.end(),
+                   [](const pasted_fact& a, const pasted_fact& b) { return a.key < b.key; });
   const machine_facts& facts = out.reading.facts;
 
   // Environment rules fire only on what the paste shows (partial facts: unknown is not false);
   // error signatures fire on the text unless the facts rule them out.
   out.findings = kb.evaluate(facts);
+  if (run_line) {
+    // The run line's own faults that leave the container without a usable GPU (no /dev/kfd, no GPU
+    // request, an image CUDA above the driver's: the `fail` findings of `check --container`) are a
+    // cause; its lints (/dev/shm, seccomp, groups) are not what a failing report is about.
+    machine_facts with = facts;
+    with.container = *run_line;
+    for (finding& f : kb.evaluate(with))
+      if (f.level == severity::fail &&
+          std::none_of(out.findings.begin(), out.findings.end(), [&](const finding& g) { return g.id == f.id; }))
+        out.findings.push_back(std::move(f));
+  }
   for (finding& f : kb.match_error_text(out.reading.error_text, facts)) {
     auto same = std::find_if(out.findings.begin(), out.findings.end(), [&](const finding& g) { return g.id == f.id; });
     if (same == out.findings.end()) {
