@@ -165,8 +165,13 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     }
   if (auto v = after_label(l, "Linux ")) {  // uname -a: "Linux box 6.11.0-19-generic #19-Ubuntu SMP ..."
     size_t sp = v->find(' ');
-    if (sp != std::string::npos && v->find(" SMP") != std::string::npos)
-      if (auto k = first_version(*v, sp + 1)) s.propose("host.kernel", *k, i, "uname", weight::tool_output);
+    // A report with the hostname taken out ("Linux 4.15.0-72-generic #81~16.04.1-Ubuntu SMP") has the
+    // kernel first; otherwise it follows the hostname (not the "#81~16.04.1" build tag after it).
+    const bool kernel_first = !v->empty() && scan::is_digit((*v)[0]) && v->substr(0, sp).find('.') != std::string::npos;
+    if (sp != std::string::npos && v->find(" SMP") != std::string::npos) {
+      const size_t from = kernel_first ? 0 : sp + 1;
+      if (auto k = first_version(*v, from); k && v->compare(from, k->size(), *k) == 0) s.propose("host.kernel", *k, i, "uname", weight::tool_output);
+    }
   }
   // "kernel 6.11", "Kernel version: 6.8.0-49", "- Kernel: 6.17.0-35-generic"; journalctl's
   // "kernel: [drm] ..." has no version right after it.
@@ -221,8 +226,13 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       s.propose("host.os_version", std::string(name.substr(8)), i, "text", w);
     } else {
       size_t q = p + name.size();
-      if (q < l.size() && l[q] == ' ' && q + 1 < l.size() && scan::is_digit(l[q + 1]))
-        if (auto v = first_version(l, q + 1)) s.propose("host.os_version", *v, i, "text", w);
+      // "Ubuntu 22.04.4", "Debian 12": the number right after the name, not a later version on the
+      // line ("Debian 12, Kernel 6.1.0-31-amd64").
+      if (q < l.size() && l[q] == ' ' && q + 1 < l.size() && scan::is_digit(l[q + 1])) {
+        size_t e = q + 1;
+        while (e < l.size() && (scan::is_digit(l[e]) || (l[e] == '.' && e + 1 < l.size() && scan::is_digit(l[e + 1])))) ++e;
+        s.propose("host.os_version", l.substr(q + 1, e - q - 1), i, "text", w);
+      }
     }
     break;
   }
@@ -281,9 +291,15 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
                                               (lower.find("nvrm version") != std::string::npos || lower.find("nvrm: loading") != std::string::npos))
     if (auto v = first_version(l, p)) s.propose("nvidia.driver", *v, i, "nvidia procfs", weight::tool_output);
   // "nvidia-drivers-530.41.03" (a package), "driver 595.71.05": NVIDIA's driver numbers are 3xx-9xx.
-  for (std::string_view cue : {"nvidia-drivers-", "nvidia-driver-", "driver version", "driver "}) {
+  // Not a requirement ("Minimum required Nvidia driver is 570.0 or newer", "requires driver >= 525"):
+  // that names the driver the software wants, not the one installed.
+  const bool requirement = lower.find("minimum") != std::string::npos || lower.find("required") != std::string::npos ||
+                           lower.find("requires") != std::string::npos || lower.find("or newer") != std::string::npos ||
+                           lower.find("or later") != std::string::npos || lower.find("at least") != std::string::npos ||
+                           lower.find(">=") != std::string::npos;
+  for (std::string_view cue : {"nvidia-drivers-", "nvidia-driver-", "driver version", "driver:", "driver "}) {
     size_t p = lower.find(cue);
-    if (p == std::string::npos || lower.find("cuda version") != std::string::npos) continue;
+    if (p == std::string::npos || requirement || lower.find("cuda version") != std::string::npos) continue;
     size_t q = p + cue.size();
     // "driver 535.x", "Driver Version: 535.x", "my driver (535.309.01)", "driver is 535.x"
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == '(')) ++q;
@@ -323,7 +339,7 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
   // CUDA version is 1x.y, a driver branch three digits.
   for (std::string_view label : {"CUDA Version:", "CUDA Runtime (per driver):", "CUDA Driver Version:"})
     if (auto v = after_label(l, label); v && lower.find("nvidia-smi") == std::string::npos)
-      if (auto ver = first_version(*v)) {
+      if (auto ver = cuda_api_version(*v) != trim_copy(*v) ? std::optional<std::string>(cuda_api_version(*v)) : first_version(*v)) {
         if (std::atoi(ver->c_str()) >= 100)
           s.propose("nvidia.driver", *ver, i, "text", weight::labelled);
         else

@@ -263,6 +263,14 @@ std::string lower_copy(std::string_view s) {
   return out;
 }
 
+std::string cuda_api_version(std::string_view v) {
+  std::string t = trim_copy(v);
+  if (t.size() < 4 || t.size() > 6 || !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return t;
+  const int n = std::stoi(t);  // major * 1000 + minor * 10
+  return std::to_string(n / 1000) + "." + std::to_string(n % 1000 / 10);
+}
+
 std::string hip_major_minor(std::string_view v) {
   size_t dot = v.find('.');
   if (dot == std::string_view::npos) return std::string(v);
