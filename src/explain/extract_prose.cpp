@@ -183,6 +183,17 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       if (auto k = first_version(std::string_view(l).substr(q)); k && std::count(k->begin(), k->end(), '.') >= 1)
         s.propose("host.kernel", *k, i, "text", weight::prose);
   }
+  // The CPU architecture: `uname -m` alone on a line, uname -a's "... aarch64 GNU/Linux", collect_env's
+  // "OS: Ubuntu 22.04.4 LTS (aarch64)" and "Platform: Linux-6.8.0-...-aarch64-with-glibc2.39".
+  {
+    const std::string t = trim_copy(lower);
+    for (std::string_view m : {"x86_64", "aarch64"}) {
+      const std::string mm(m);
+      if (t == mm || lower.find(mm + " gnu/linux") != std::string::npos || lower.find("(" + mm + ")") != std::string::npos ||
+          lower.find("-" + mm + "-with-") != std::string::npos)
+        s.propose("host.machine", mm, i, t == mm ? "uname -m" : "text", t == mm ? weight::labelled : weight::tool_output);
+    }
+  }
   // A kernel oops or warning names the running kernel before its build number: "CPU: 3 PID: 1234
   // Comm: python3 Tainted: G        W  OE      6.8.0-45-generic #45-Ubuntu", "... Not tainted 6.5.0 #1".
   if (size_t p = lower.find("tainted"); p != std::string::npos && lower.find("pid: ") != std::string::npos)

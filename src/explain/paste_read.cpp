@@ -195,6 +195,8 @@ void assemble(paste_scan& s, paste_reading& out) {
       f.host.os_pretty = v;
     } else if (key == "host.kernel") {
       f.host.kernel = v;
+    } else if (key == "host.machine") {
+      f.host.machine = v;
     } else if (key == "host.container_kind") {
       f.host.container_kind = v;
       f.host.in_container = true;

@@ -339,6 +339,7 @@ const std::vector<builtin>& builtins() {
       F("host.os_id", string, global, "os-release ID (ubuntu, debian, ...)", { return str(c.facts->host.os_id); }),
       F("host.os_version", version, global, "os-release VERSION_ID", { return ver(c.facts->host.os_version); }),
       F("host.kernel", version, global, "kernel release (6.8.0-49-generic)", { return ver(c.facts->host.kernel); }),
+      F("host.machine", string, global, "the CPU architecture as uname -m says it (x86_64, aarch64)", { return str(c.facts->host.machine); }),
       F("host.cpu_logical", number, global, "logical CPUs", { return num_known(c.facts->host.cpu_logical); }),
       F("gpus.count", number, global, "GPUs detected, all vendors", { return num(double(c.facts->gpus.size())); }),
       F("gpus.amd", number, global, "AMD GPUs detected", { return num(count_vendor(*c.facts, "amd")); }),
