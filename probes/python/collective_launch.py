@@ -29,6 +29,8 @@ import time
 import gs_protocol as gs
 
 OPS = ("all_reduce", "all_gather", "reduce_scatter", "broadcast")
+# torchrun's teardown after every rank finished (c10d store shutdown, worker reaping): seconds, more when loaded.
+TEARDOWN_S = 30.0
 
 
 def read_states(run_dir, n, seen):
@@ -232,6 +234,7 @@ def main(data):
     seen = {r: [] for r in range(n)}
     last_progress = time.monotonic()
     hang = None
+    teardown_killed = False
     phase = "launch"
     while True:
         if read_states(run_dir, n, seen):
@@ -244,7 +247,16 @@ def main(data):
             read_states(run_dir, n, seen)
             break
         limit = init_timeout if phase == "launch" else op_timeout
+        # Every rank done: what is left is torchrun's teardown (the rendezvous store, reaping its
+        # workers), which takes seconds on a loaded machine and is no collective hang. It gets its
+        # own allowance and, past it, is killed with the results kept.
+        finished = all(seen[r] and seen[r][-1]["state"] == "finished" for r in range(n))
+        if finished:
+            limit = max(limit, TEARDOWN_S)
         if time.monotonic() - last_progress > limit:
+            if finished:
+                teardown_killed = True
+                break
             hang = limit
             break
         time.sleep(0.05)
@@ -282,7 +294,10 @@ def main(data):
     if unsupported:
         raise gs.Skip("%s backend: %s (%s)" % (backend, op, unsupported[0].get("error", "not supported")))
     unfinished = [r for r in range(n) if not (last[r] and last[r]["state"] == "finished")]
-    if proc.returncode != 0 or unfinished:
+    if teardown_killed:
+        data.update(torchrun_teardown="killed %.0f s after every rank finished" % TEARDOWN_S,
+                    reaped=reap(proc, pids), pids=pids)
+    elif proc.returncode != 0 or unfinished:
         exits = rank_exits(log_text)
         rank, code = crashed_rank(exits, last)
         reaped = reap(proc, pids)

@@ -40,7 +40,7 @@ def say(state, **kv):
 
 
 def fault_here(op):
-    """The self-test's injected fault for this rank and operation: "hang", "crash" or None."""
+    """The self-test's injected fault for this rank and operation: "hang", "crash", "linger" or None."""
     f = CFG.get("fault") or {}
     if f.get("rank") == RANK and f.get("op") in (op, "any"):
         return f.get("kind")
@@ -144,6 +144,8 @@ def main():
         seconds = (time.perf_counter() - t0) / iters
         say("done", op=op, bytes=nbytes, exact=bad is None, mismatch=bad, time_us=seconds * 1e6, iters=iters)
     say("finished")
+    if fault_here(op) == "linger":
+        time.sleep(8)  # finished, then slow to go: teardown is not a hang
     dist.destroy_process_group()
 
 

@@ -72,7 +72,7 @@ std::optional<std::vector<std::string>> parse_collective_ops(std::string_view te
 
 std::optional<std::string> parse_collective_fault(std::string_view text, std::string* why) {
   std::vector<std::string_view> parts = split(text, ':');
-  if (parts.size() == 3 && (parts[0] == "hang" || parts[0] == "crash")) {
+  if (parts.size() == 3 && (parts[0] == "hang" || parts[0] == "crash" || parts[0] == "linger")) {
     std::string rank(parts[1]);
     bool digits = !rank.empty() && rank.size() < 4 &&
                   std::all_of(rank.begin(), rank.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -81,7 +81,7 @@ std::optional<std::string> parse_collective_fault(std::string_view text, std::st
     if (digits && (op == "any" || std::find(known.begin(), known.end() - 1, op) != known.end() - 1))
       return nlohmann::json{{"kind", std::string(parts[0])}, {"rank", std::stoi(rank)}, {"op", op}}.dump();
   }
-  if (why) *why = "'" + std::string(text) + "': expected hang:RANK:OP or crash:RANK:OP";
+  if (why) *why = "'" + std::string(text) + "': expected hang:RANK:OP, crash:RANK:OP or linger:RANK:OP";
   return std::nullopt;
 }
 
