@@ -145,7 +145,7 @@ def main():
         say("done", op=op, bytes=nbytes, exact=bad is None, mismatch=bad, time_us=seconds * 1e6, iters=iters)
     say("finished")
     if fault_here(op) == "linger":
-        time.sleep(8)  # finished, then slow to go: teardown is not a hang
+        time.sleep(5)  # finished, then slow to go: teardown is not a hang
     dist.destroy_process_group()
 
 

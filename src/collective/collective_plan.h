@@ -24,7 +24,7 @@ std::vector<uint64_t> size_ladder(uint64_t lo, uint64_t hi);
 std::optional<std::vector<std::string>> parse_collective_ops(std::string_view text, std::string* why);
 
 /// "hang:RANK:OP", "crash:RANK:OP" or "linger:RANK:OP" (OP may be "any"; linger: the rank finishes, then
-/// takes 8 s to go, as a loaded machine's torchrun teardown does): the self-test's injected fault as the
+/// takes 5 s to go, as a loaded machine's torchrun teardown does): the self-test's injected fault as the
 /// JSON the worker reads; nullopt with why.
 std::optional<std::string> parse_collective_fault(std::string_view text, std::string* why);
 
