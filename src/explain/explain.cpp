@@ -160,11 +160,12 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
   explain_result out;
   out.reading = read_paste(text);
   std::optional<container_info> run_line = pasted_run_line(out.reading);
-  if (run_line)
+  if (run_line) {
     for (const auto& [key, value] : fill_image_stack(out.reading.facts, *run_line))
       out.reading.facts_read.push_back({key, value, static_cast<size_t>(run_line->line), "image of the docker run line"});
-  std::stable_sort(out.reading.facts_read.begin(), out.reading.facts_read.end(),
-                   [](const pasted_fact& a, const pasted_fact& b) { return a.key < b.key; });
+    std::stable_sort(out.reading.facts_read.begin(), out.reading.facts_read.end(),  // facts_read stays in key order
+                     [](const pasted_fact& a, const pasted_fact& b) { return a.key < b.key; });
+  }
   const machine_facts& facts = out.reading.facts;
 
   // Environment rules fire only on what the paste shows (partial facts: unknown is not false);

@@ -6,9 +6,11 @@
 // product words of the same line ("Topaz XT [Radeon R7 M260/...]", "AD102 [GeForce RTX 4090]",
 // gpu_names.toml). The id decides first: a pci.ids older than the card prints "Device 7550".
 // Such a listing is the machine's own (tool output), so it outweighs GPUs named in prose.
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
+#include "core/text_scan.h"
 #include "detect/gpu_tables.h"
 #include "explain/gpu_names.h"
 #include "explain/paste_scan.h"
@@ -19,25 +21,23 @@ namespace {
 constexpr std::string_view kClasses[] = {"vga compatible controller", "display controller", "3d controller",
                                          "processing accelerators"};
 
-bool hex4(std::string_view s, size_t at, uint32_t& out) {
-  if (at + 4 > s.size()) return false;
-  out = 0;
-  for (size_t k = at; k < at + 4; ++k) {
-    const char c = s[k];
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-    out = out * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) - 'a' + 10);
-  }
-  return at + 4 == s.size() || !std::isxdigit(static_cast<unsigned char>(s[at + 4]));
+/// The four hex digits at `at`, not running on into a fifth: a PCI device id.
+std::optional<uint32_t> hex4(std::string_view s, size_t at) {
+  if (at + 4 > s.size() || (at + 4 < s.size() && std::isxdigit(static_cast<unsigned char>(s[at + 4])))) return std::nullopt;
+  const std::string_view digits = s.substr(at, 4);
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+    return std::nullopt;
+  return static_cast<uint32_t>(*scan::parse_hex(digits));
 }
 
 /// "[1002:7550]" or "0x1002:0x7550" in the lower-cased line: the vendor ("amd"/"nvidia") and device id.
 std::optional<std::pair<std::string_view, uint32_t>> pci_id(std::string_view lower) {
   for (auto [vendor, tag] : {std::pair<std::string_view, std::string_view>{"amd", "1002:"}, {"nvidia", "10de:"}}) {
     for (size_t p = lower.find(tag); p != std::string_view::npos; p = lower.find(tag, p + 1)) {
-      uint32_t dev = 0;
-      if (p > 0 && lower[p - 1] == '[' && hex4(lower, p + 5, dev)) return std::pair{vendor, dev};
-      if (p >= 2 && lower.compare(p - 2, 2, "0x") == 0 && lower.compare(p + 5, 2, "0x") == 0 && hex4(lower, p + 7, dev))
-        return std::pair{vendor, dev};
+      if (p > 0 && lower[p - 1] == '[')
+        if (auto dev = hex4(lower, p + 5)) return std::pair{vendor, *dev};
+      if (p >= 2 && lower.compare(p - 2, 2, "0x") == 0 && lower.compare(p + 5, 2, "0x") == 0)
+        if (auto dev = hex4(lower, p + 7)) return std::pair{vendor, *dev};
     }
   }
   return std::nullopt;
@@ -46,14 +46,10 @@ std::optional<std::pair<std::string_view, uint32_t>> pci_id(std::string_view low
 /// lspci's "(rev c3)": AMD names differ by revision.
 std::optional<uint32_t> revision(std::string_view lower) {
   size_t p = lower.find("(rev ");
-  if (p == std::string_view::npos || p + 7 > lower.size()) return std::nullopt;
-  uint32_t r = 0;
-  for (size_t k = p + 5; k < p + 7; ++k) {
-    const char c = lower[k];
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    r = r * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : c - 'a' + 10);
-  }
-  return r;
+  if (p == std::string_view::npos || p + 7 > lower.size() || !std::isxdigit(static_cast<unsigned char>(lower[p + 5])) ||
+      !std::isxdigit(static_cast<unsigned char>(lower[p + 6])))
+    return std::nullopt;
+  return static_cast<uint32_t>(*scan::parse_hex(lower.substr(p + 5, 2)));
 }
 
 /// The table's arch for a device id: the exact (id, revision) entry, else the id's entries when

@@ -185,15 +185,16 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
   }
   // The CPU architecture: `uname -m` alone on a line, uname -a's "... aarch64 GNU/Linux", collect_env's
   // "OS: Ubuntu 22.04.4 LTS (aarch64)" and "Platform: Linux-6.8.0-...-aarch64-with-glibc2.39".
-  {
-    const std::string t = trim_copy(lower);
-    for (std::string_view m : {"x86_64", "aarch64"}) {
-      const std::string mm(m);
-      if (t == mm || lower.find(mm + " gnu/linux") != std::string::npos || lower.find("(" + mm + ")") != std::string::npos ||
-          lower.find("-" + mm + "-with-") != std::string::npos)
-        s.propose("host.machine", mm, i, t == mm ? "uname -m" : "text", t == mm ? weight::labelled : weight::tool_output);
+  for (std::string_view m : {"x86_64", "aarch64"})
+    for (size_t p = lower.find(m); p != std::string::npos; p = lower.find(m, p + 1)) {
+      const std::string_view after = std::string_view(lower).substr(p + m.size());
+      const bool alone = trim_copy(lower) == m;
+      if (alone || after.starts_with(" gnu/linux") || (p > 0 && lower[p - 1] == '(' && after.starts_with(")")) ||
+          (p > 0 && lower[p - 1] == '-' && after.starts_with("-with-"))) {
+        s.propose("host.machine", std::string(m), i, alone ? "uname -m" : "text", alone ? weight::labelled : weight::tool_output);
+        break;
+      }
     }
-  }
   // A kernel oops or warning names the running kernel before its build number: "CPU: 3 PID: 1234
   // Comm: python3 Tainted: G        W  OE      6.8.0-45-generic #45-Ubuntu", "... Not tainted 6.5.0 #1".
   if (size_t p = lower.find("tainted"); p != std::string::npos && lower.find("pid: ") != std::string::npos)
@@ -304,13 +305,14 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
   // "nvidia-drivers-530.41.03" (a package), "driver 595.71.05": NVIDIA's driver numbers are 3xx-9xx.
   // Not a requirement ("Minimum required Nvidia driver is 570.0 or newer", "requires driver >= 525"):
   // that names the driver the software wants, not the one installed.
-  const bool requirement = lower.find("minimum") != std::string::npos || lower.find("required") != std::string::npos ||
-                           lower.find("requires") != std::string::npos || lower.find("or newer") != std::string::npos ||
-                           lower.find("or later") != std::string::npos || lower.find("at least") != std::string::npos ||
-                           lower.find(">=") != std::string::npos;
+  auto requirement = [&] {
+    for (std::string_view w : {"minimum", "required", "requires", "or newer", "or later", "at least", ">="})
+      if (lower.find(w) != std::string::npos) return true;
+    return false;
+  };
   for (std::string_view cue : {"nvidia-drivers-", "nvidia-driver-", "driver version", "driver:", "driver "}) {
     size_t p = lower.find(cue);
-    if (p == std::string::npos || requirement || lower.find("cuda version") != std::string::npos) continue;
+    if (p == std::string::npos || lower.find("cuda version") != std::string::npos || requirement()) continue;
     size_t q = p + cue.size();
     // "driver 535.x", "Driver Version: 535.x", "my driver (535.309.01)", "driver is 535.x"
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == '(')) ++q;
@@ -350,7 +352,7 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
   // CUDA version is 1x.y, a driver branch three digits.
   for (std::string_view label : {"CUDA Version:", "CUDA Runtime (per driver):", "CUDA Driver Version:"})
     if (auto v = after_label(l, label); v && lower.find("nvidia-smi") == std::string::npos)
-      if (auto ver = cuda_api_version(*v) != trim_copy(*v) ? std::optional<std::string>(cuda_api_version(*v)) : first_version(*v)) {
+      if (std::optional<std::string> ver = cuda_api_integer(*v); ver || (ver = first_version(*v))) {
         if (std::atoi(ver->c_str()) >= 100)
           s.propose("nvidia.driver", *ver, i, "text", weight::labelled);
         else

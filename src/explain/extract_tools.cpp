@@ -86,7 +86,7 @@ void collect_env(paste_scan& s, size_t i, const std::string& padded) {
   } else if (auto v = after_label(l, "Python version:")) {
     if (auto pv = first_version(*v)) s.propose("python.version", *pv, i, k, weight::tool_output);
   } else if (auto v = after_label(l, "CUDA runtime version:")) {
-    if (!unknown_value(*v)) s.propose("cuda.toolkit", cuda_api_version(*v), i, k, weight::tool_output);
+    if (!unknown_value(*v)) s.propose("cuda.toolkit", cuda_api_integer(*v).value_or(*v), i, k, weight::tool_output);
   } else if (auto v = after_label(l, "Nvidia driver version:")) {
     if (!unknown_value(*v)) s.propose("nvidia.driver", *v, i, k, weight::tool_output);
   } else if (auto v = after_label(l, "GPU models and configuration:")) {

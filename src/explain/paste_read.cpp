@@ -265,10 +265,10 @@ std::string lower_copy(std::string_view s) {
   return out;
 }
 
-std::string cuda_api_version(std::string_view v) {
+std::optional<std::string> cuda_api_integer(std::string_view v) {
   std::string t = trim_copy(v);
   if (t.size() < 4 || t.size() > 6 || !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    return t;
+    return std::nullopt;
   const int n = std::stoi(t);  // major * 1000 + minor * 10
   return std::to_string(n / 1000) + "." + std::to_string(n % 1000 / 10);
 }

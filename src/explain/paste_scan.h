@@ -61,8 +61,8 @@ std::string unpad_label(const std::string& line);
 /// rules compare major.minor.
 std::string hip_major_minor(std::string_view v);
 /// CUDA's API numbers as cudaRuntimeGetVersion / cudaDriverGetVersion print them ("CUDA Runtime
-/// Version: 13000", "12040") -> "13.0", "12.4"; any other text comes back trimmed, unchanged.
-std::string cuda_api_version(std::string_view v);
+/// Version: 13000", "12040") -> "13.0", "12.4"; nullopt for anything else ("12.4" is read as written).
+std::optional<std::string> cuda_api_integer(std::string_view v);
 /// The first version-like token ("2.5.1+rocm6.2", "550.54.14", "6.2") at or after `from`.
 std::optional<std::string> first_version(std::string_view text, size_t from = 0);
 /// The gfx target tokens of a lower-cased line ("gfx1100", "gfx90a"; not "gfx90878").
