@@ -19,20 +19,12 @@ PKGS=(
   libc6:arm64
   qemu-user-static
 )
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "gpustack: installing ${missing[*]}" >&2
-  if [ "$(id -u)" -ne 0 ]; then echo "gpustack: run as root to install packages" >&2; exit 2; fi
-  export DEBIAN_FRONTEND=noninteractive
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    dpkg --add-architecture arm64
-  fi
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+# arm64 packages need the architecture known to dpkg before apt reads the indexes
+before_apt_update() {
+  dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+}
+. "$(dirname "$0")/apt-install-missing.sh"
+install_missing "${PKGS[@]}"
 prefix=${GPUSTACK_AARCH64_PREFIX:-/opt/gpustack-aarch64}
 if [ ! -f "$prefix/usr/lib/aarch64-linux-gnu/libyaml-cpp.a" ] || [ ! -e "$prefix/usr/lib/aarch64-linux-gnu/libyaml-cpp.so.0.7" ]; then
   if [ "$(id -u)" -ne 0 ] && [ ! -w "$(dirname "$prefix")" ]; then

@@ -24,14 +24,5 @@ if [ "${1:-}" = "--test" ]; then
     slurm-wlm munge  # a private single-node Slurm runs the fleet path end to end (scripts/slurm-local.sh, tests/cli/slurm_fleet_test.cpp)
   )
 fi
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "gpustack: installing ${missing[*]}" >&2
-  if [ "$(id -u)" -ne 0 ]; then echo "gpustack: run as root to install packages" >&2; exit 2; fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+. "$(dirname "$0")/apt-install-missing.sh"
+install_missing "${PKGS[@]}"
