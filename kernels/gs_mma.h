@@ -1,4 +1,4 @@
-// gs_mma.h: one wave multiplies 16x16 bf16 tiles on the GPU's matrix unit, fp32 accumulate:
+// gs_mma.h: one wave multiplies 16x16 bf16 or fp16 tiles on the GPU's matrix unit, fp32 accumulate:
 // D (16x16) += A (16x16) B (16x16). One spelling for every kernel, four lowerings:
 //   CUDA sm_80+      two mma.sync.m16n8k16 (bf16 tensor cores; wgmma would need a warpgroup
 //                    of 128 threads and descriptors in shared memory, for tiles this small
@@ -19,6 +19,10 @@
 #include "gs_device.h"
 
 #if defined(GS_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GS_MMA_PTX 1
+#elif defined(GS_MMA_EMULATE_PTX)
+// The host emulation of the unit tests (tests/kernels/mma_emu.h): the PTX path's indexing runs
+// as plain C++, with gs_mma_m16n8k16 and gs_ldmatrix_x4 supplied by the emulator.
 #define GS_MMA_PTX 1
 #elif defined(GS_HIP) && (defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || \
                           defined(__gfx942__) || defined(__gfx950__))
@@ -43,6 +47,17 @@
 #else
 #define GS_MMA_KIND "alu"
 #endif
+
+/// The input type of a product: bf16 (8 significant bits) or fp16 (11); both give exact products
+/// in fp32 and the same fragment layouts, only the instruction differs.
+struct gs_in_bf16 {
+  static constexpr bool f16 = false;
+  static __device__ __forceinline__ float widen(gs_u16 h) { return gs_bf16_to_f32(h); }
+};
+struct gs_in_f16 {
+  static constexpr bool f16 = true;
+  static __device__ __forceinline__ float widen(gs_u16 h) { return gs_f16_to_f32(h); }
+};
 
 /// 256 accumulator elements spread over the wave.
 #define GS_ACC_N (256 / GS_WARP_SIZE)
@@ -90,7 +105,7 @@ __device__ __forceinline__ int gs_acc_col(int lane, int i) {
 /// gs_f32_to_bf16, which takes ~8 integer ops); the split sits on the state kernel's critical
 /// path, so that matters there.
 __device__ __forceinline__ gs_u16 gs_bf16_hi(float x) {
-#if defined(GS_MMA_PTX)
+#if defined(GS_MMA_PTX) && !defined(GS_MMA_EMULATE_PTX)
   gs_u16 h;
   asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(h) : "f"(x));
   return h;
@@ -102,28 +117,56 @@ __device__ __forceinline__ gs_u16 gs_bf16_lo(float x) { return gs_bf16_hi(x - gs
 
 #if defined(GS_MMA_PTX)
 __device__ __forceinline__ gs_u32 gs_pack_bf16(gs_u16 lo, gs_u16 hi) { return (gs_u32)lo | ((gs_u32)hi << 16); }
-/// c (one n-half's four fp32) += A (four registers of bf16 pairs) x B (two), PTX fragment order.
+#if !defined(GS_MMA_EMULATE_PTX)
+/// c (one n-half's four fp32) += A (four registers of 16-bit pairs) x B (two), PTX fragment
+/// order; bf16 or fp16 inputs (the same fragments, PTX ISA "mma.m16n8k16").
+template <class E = gs_in_bf16>
 __device__ __forceinline__ void gs_mma_m16n8k16(float* c, gs_u32 ra0, gs_u32 ra1, gs_u32 ra2, gs_u32 ra3, gs_u32 rb0,
                                                 gs_u32 rb1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(ra0), "r"(ra1), "r"(ra2), "r"(ra3), "r"(rb0), "r"(rb1));
+  if constexpr (E::f16) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(ra0), "r"(ra1), "r"(ra2), "r"(ra3), "r"(rb0), "r"(rb1));
+  } else {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(ra0), "r"(ra1), "r"(ra2), "r"(ra3), "r"(rb0), "r"(rb1));
+  }
 }
+
+/// Four 8x8 16-bit matrices from shared memory (ldmatrix.x4): lanes 8i..8i+7 give the row
+/// addresses of matrix i (16-byte aligned rows of 8 elements); register i receives matrix i's
+/// fragment, lane l holding row l/4, elements 2(l%4) (low half) and 2(l%4)+1: the A and B
+/// fragment layout of mma.m16n8k16 (PTX ISA "Warp-level matrix load instruction: ldmatrix").
+__device__ __forceinline__ void gs_ldmatrix_x4(gs_u32* r, const gs_u16* p) {
+  gs_u32 addr;
+  asm volatile("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }\n" : "=r"(addr) : "l"(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+#endif  // !GS_MMA_EMULATE_PTX
 #elif defined(GS_MMA_MFMA)
 typedef short gs_v4i16 __attribute__((ext_vector_type(4)));
+typedef _Float16 gs_v4f16 __attribute__((ext_vector_type(4)));
 typedef float gs_v4f32 __attribute__((ext_vector_type(4)));
 #elif defined(GS_MMA_WMMA11)
 typedef short gs_v16i16 __attribute__((ext_vector_type(16)));
+typedef _Float16 gs_v16f16 __attribute__((ext_vector_type(16)));
 typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
 #elif defined(GS_MMA_WMMA12)
 typedef short gs_v8i16 __attribute__((ext_vector_type(8)));
+typedef _Float16 gs_v8f16 __attribute__((ext_vector_type(8)));
 typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
 #endif
 
 /// d += A B for one wave; every lane of the wave must call it (no divergence around it).
-template <class FA, class FB>
+/// E: gs_in_bf16 (default) or gs_in_f16, what the 16-bit patterns a() and b() return are.
+template <class E = gs_in_bf16, class FA, class FB>
 __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) {
   const int lane = gs_lane();
 #if defined(GS_MMA_PTX)
@@ -137,7 +180,7 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
     const int col = g + 8 * h;
     gs_u32 rb0 = gs_pack_bf16(b(2 * t, col), b(2 * t + 1, col));
     gs_u32 rb1 = gs_pack_bf16(b(2 * t + 8, col), b(2 * t + 9, col));
-    gs_mma_m16n8k16(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
+    gs_mma_m16n8k16<E>(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
   }
 #elif defined(GS_MMA_MFMA)
   const int r = lane & 15, k0 = 4 * (lane >> 4);
@@ -149,7 +192,10 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
     vb[j] = (short)b(k0 + j, r);
     vc[j] = d.x[j];
   }
-  vc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, vc, 0, 0, 0);
+  if constexpr (E::f16)
+    vc = __builtin_amdgcn_mfma_f32_16x16x16f16(__builtin_bit_cast(gs_v4f16, va), __builtin_bit_cast(gs_v4f16, vb), vc, 0, 0, 0);
+  else
+    vc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, vc, 0, 0, 0);
 #pragma unroll
   for (int j = 0; j < 4; ++j) d.x[j] = vc[j];
 #elif defined(GS_MMA_WMMA11)
@@ -163,7 +209,10 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
   }
 #pragma unroll
   for (int j = 0; j < 8; ++j) vc[j] = d.x[j];
-  vc = __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(va, vb, vc);
+  if constexpr (E::f16)
+    vc = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(__builtin_bit_cast(gs_v16f16, va), __builtin_bit_cast(gs_v16f16, vb), vc);
+  else
+    vc = __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(va, vb, vc);
 #pragma unroll
   for (int j = 0; j < 8; ++j) d.x[j] = vc[j];
 #elif defined(GS_MMA_WMMA12)
@@ -176,7 +225,10 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
     vb[j] = (short)b(k0 + j, r);
     vc[j] = d.x[j];
   }
-  vc = __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(va, vb, vc);
+  if constexpr (E::f16)
+    vc = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(__builtin_bit_cast(gs_v8f16, va), __builtin_bit_cast(gs_v8f16, vb), vc);
+  else
+    vc = __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(va, vb, vc);
 #pragma unroll
   for (int j = 0; j < 8; ++j) d.x[j] = vc[j];
 #else
@@ -184,7 +236,7 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
   for (int i = 0; i < GS_ACC_N; ++i) {
     const int row = gs_acc_row(lane, i), col = gs_acc_col(lane, i);
     float s = d.x[i];
-    for (int kk = 0; kk < 16; ++kk) s += gs_bf16_to_f32(a(row, kk)) * gs_bf16_to_f32(b(kk, col));
+    for (int kk = 0; kk < 16; ++kk) s += E::widen(a(row, kk)) * E::widen(b(kk, col));
     d.x[i] = s;
   }
 #endif
@@ -203,7 +255,7 @@ __device__ __forceinline__ void gs_mma16_kmajor(gs_acc16& d, const gs_u16* a, in
   for (int h = 0; h < 2; ++h) {
     const gs_u16* col = bt + (g + 8 * h) * ldb;
     const gs_u32 rb0 = *(const gs_u32*)(col + 2 * t), rb1 = *(const gs_u32*)(col + 2 * t + 8);
-    gs_mma_m16n8k16(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
+    gs_mma_m16n8k16<gs_in_bf16>(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
   }
 #else
   gs_mma16(d, [&](int i, int kk) { return a[i * lda + kk]; }, [&](int kk, int n) { return bt[n * ldb + kk]; });

@@ -9,14 +9,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
-#include <random>
 #include <vector>
 
 #include "kernels/gs_device.h"
 #include "kernels/ref/gemm_ref.h"
 #include "probes/expected_perf.h"
+#include "probes/gemm_inputs.h"
 #include "probes/gpu_session.h"
 #include "probes/verify.h"
 
@@ -27,55 +26,22 @@ struct gemm_kind {
   const char* id;          // probe id
   const char* kernel_tag;  // gemm_<tag>_v1 / _v2
   const char* peak_key;    // the card's tensor/matrix figure for this input type, for context
-  size_t elem_bytes;
 };
 
 gemm_kind kind_of(gemm_type t) {
   switch (t) {
-    case gemm_type::fp32: return {"gemm.fp32", "f32", "fp32_tflops", 4};
-    case gemm_type::bf16: return {"gemm.bf16", "bf16", "bf16_tflops", 2};
-    case gemm_type::fp16: return {"gemm.fp16", "f16", "fp16_tflops", 2};
+    case gemm_type::fp32: return {"gemm.fp32", "f32", "fp32_tflops"};
+    case gemm_type::bf16: return {"gemm.bf16", "bf16", "bf16_tflops"};
+    case gemm_type::fp16: return {"gemm.fp16", "f16", "fp16_tflops"};
   }
-  return {"gemm.fp32", "f32", "fp32_tflops", 4};
+  return {"gemm.fp32", "f32", "fp32_tflops"};
 }
 
-// Random inputs in [-1, 1], stored as the kernel reads them (fp32 bits or rounded 16-bit
-// patterns), plus the exact fp32 values the kernel will see after widening.
-struct matrix_input {
-  std::vector<unsigned char> raw;  // what is uploaded
-  std::vector<float> wide;         // what the kernel computes with
-};
-
-matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  matrix_input m;
-  m.wide.resize(n);
-  m.raw.resize(n * kind_of(t).elem_bytes);
-  for (size_t i = 0; i < n; ++i) {
-    float f = dist(rng);
-    if (t == gemm_type::fp32) {
-      std::memcpy(&m.raw[i * 4], &f, 4);
-      m.wide[i] = f;
-    } else {
-      uint16_t h = t == gemm_type::bf16 ? gs_f32_to_bf16(f) : gs_f32_to_f16(f);
-      std::memcpy(&m.raw[i * 2], &h, 2);
-      m.wide[i] = t == gemm_type::bf16 ? gs_bf16_to_f32(h) : gs_f16_to_f32(h);
-    }
-  }
-  return m;
-}
-
-// The error bound for C[row][col]. Kernel and reference both sum K fp32 products, each with
-// error at most gamma_K * sum |a b| (gamma_K ~ K * 2^-24) whatever the order or FMA contraction,
-// so they differ by at most 2 K 2^-24 sum |a b|. bf16/fp16 inputs are rounded once on the host
-// and both sides read the same rounded values: input rounding adds no difference. (For K = 4096
-// and inputs in [-1, 1]: sum |a b| ~ 1000, bound ~ 0.5, typical |C| ~ 20; wrong indexing or a
-// lost k-tile moves an element by ~|C|, far outside; typical real error is ~1e-4.)
+// The bound for C[row][col] (B is K x N here); gemm_inputs.h says why it holds.
 double element_bound(const std::vector<float>& A, const std::vector<float>& B, int N, int K, int row, int col) {
   double abs_sum = 0;
   for (int k = 0; k < K; ++k) abs_sum += std::fabs(double(A[size_t(row) * K + k]) * B[size_t(k) * N + col]);
-  return 2.0 * K * std::ldexp(1.0, -24) * abs_sum + 1e-30;
+  return gemm_error_bound(K, abs_sum);
 }
 
 struct gemm_run {
@@ -119,7 +85,7 @@ bool run_and_check(gpu_session& s, gemm_type t, kernel_handle k, bool tiled, con
   if (g.all_rows) {
     for (int r = 0; r < M; ++r) rows.push_back(r);
   } else {
-    rows = {0, 1, M / 3, M / 2, 2 * M / 3, M - 2, M - 1, int(seed % unsigned(M))};
+    rows = gemm_sample_rows(M, seed);
   }
   std::vector<float> got_rows, want_rows;
   std::vector<double> bounds;
@@ -132,16 +98,7 @@ bool run_and_check(gpu_session& s, gemm_type t, kernel_handle k, bool tiled, con
     }
   }
   check = check_f32(got_rows, want_rows, bounds);
-  // Rows not compared still must have been written: count the poison left anywhere in C.
-  if (!g.all_rows) {
-    size_t unwritten = 0;
-    long long first = -1;
-    for (size_t i = 0; i < got.size(); ++i)
-      if (gs_f32_bits(got[i]) == unwritten_bits && unwritten++ == 0) first = (long long)i;
-    if (unwritten && check.ok()) check.first_bad = first;  // an index into C, not into the sampled rows
-    check.unwritten += unwritten;
-    check.bad += unwritten;
-  }
+  if (!g.all_rows) add_unwritten(check, got);  // rows not compared still must have been written
   return true;
 }
 

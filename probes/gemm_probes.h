@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 
+#include "probes/gemm_inputs.h"
 #include "probes/probe.h"
 #include "runtime/runtime.h"
 
@@ -13,9 +14,6 @@ namespace gs {
 extern const probe_spec gemm_fp32_probe;
 extern const probe_spec gemm_bf16_probe;
 extern const probe_spec gemm_fp16_probe;
-
-/// Input element type of a GEMM probe.
-enum class gemm_type { fp32, bf16, fp16 };
 
 /// The probe for `type` on `rt` (tests pass open_cpu_runtime()); null `rt` opens ctx.device.
 /// Options: kernel (v1 naive | v2 tiled, default v2), size (square size of the timed product),

@@ -93,4 +93,14 @@ f32_check check_bits(std::span<const float> got, std::span<const float> want) {
   });
 }
 
+void add_unwritten(f32_check& check, std::span<const float> whole) {
+  size_t unwritten = 0;
+  long long first = -1;
+  for (size_t i = 0; i < whole.size(); ++i)
+    if (std::bit_cast<uint32_t>(whole[i]) == unwritten_bits && unwritten++ == 0) first = (long long)i;
+  if (unwritten && check.ok()) check.first_bad = first;
+  check.unwritten += unwritten;
+  check.bad += unwritten;
+}
+
 }  // namespace gs

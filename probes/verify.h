@@ -35,6 +35,11 @@ struct f32_check {
   nlohmann::json to_json() const;
 };
 
+/// After a sampled comparison: count the elements of the whole output still holding
+/// unwritten_bits into `check` (as bad and unwritten; first_bad names the first one, an index
+/// into `whole`, when the sample itself was clean).
+void add_unwritten(f32_check& check, std::span<const float> whole);
+
 /// Compare with one tolerance for all elements. got.size() must equal want.size().
 f32_check check_f32(std::span<const float> got, std::span<const float> want, tolerance tol);
 

@@ -1,4 +1,4 @@
-// CPU reference for kernels/gemm.cu: written to be read, not to be fast (a 512^3 product takes
+// CPU reference for kernels/gemm.cu and kernels/gemm_mma.cu: written to be read, not to be fast (a 512^3 product takes
 // about a tenth of a second; the probes check large products on sampled rows).
 // NVCC and HIP-Clang contract `acc += a * b` into one fused multiply-add by default, so the
 // reference uses std::fma too; the probes still compare with a tolerance, because nothing obliges
@@ -15,6 +15,12 @@ float gemm_ref_element(const float* A, const float* B, int N, int K, int row, in
   float acc = 0.0f;
   for (int k = 0; k < K; ++k)
     acc = std::fma(A[size_t(row) * K + k], B[size_t(k) * N + col], acc);
+  return acc;
+}
+
+float gemm_nt_ref_element(const float* A, const float* Bt, int K, int row, int col) {
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k) acc = std::fma(A[size_t(row) * K + k], Bt[size_t(col) * K + k], acc);
   return acc;
 }
 

@@ -23,6 +23,20 @@ inline constexpr int gemm_v1_block = 16;
 /// C[row][col] as the kernels compute it: acc = fma(a, b, acc) for k = 0..K-1, from 0.
 float gemm_ref_element(const float* A, const float* B, int N, int K, int row, int col);
 
+/// C[row][col] of C = A Bt^T with Bt N x K row-major (B given n-major, kernels/gemm_mma.cu's
+/// layout): the same fma chain in k order.
+float gemm_nt_ref_element(const float* A, const float* Bt, int K, int row, int col);
+
+/// The block tile of kernels/gemm_mma.cu (rows of C, columns of C, k-step, threads) and its
+/// shared memory per pipeline stage; the kernel's defines are the same numbers (a test checks).
+struct gemm_mma_tiling {
+  int bm = 128, bn = 256, bk = 32, threads = 256;
+  /// K must be a multiple of this (16-byte copies of 16-bit elements).
+  int k_multiple = 8;
+  unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
+};
+inline constexpr gemm_mma_tiling gemm_mma_tile{};
+
 /// Every element of C (M x N).
 void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K);
 

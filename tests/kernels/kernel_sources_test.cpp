@@ -89,19 +89,32 @@ TEST(KernelSources, EveryKernelHasACpuImplementationAndBack) {
   EXPECT_GE(in_sources.size(), 10u);
 }
 
+// The number a kernel source #defines `name` to, or -1.
+int numeric_define(const std::string& text, const char* name) {
+  std::smatch m;
+  std::regex def(std::string(R"(#define\s+)") + name + R"(\s+(\d+))");
+  return std::regex_search(text, m, def) ? std::stoi(m[1].str()) : -1;
+}
+
 TEST(KernelSources, GemmTileDefaultsMatchTheHostTiling) {
   std::string text(*gs::find_asset("kernels/gemm.cu"));
-  auto value = [&](const char* name) {
-    std::smatch m;
-    std::regex def(std::string(R"(#define\s+)") + name + R"(\s+(\d+))");
-    return std::regex_search(text, m, def) ? std::stoi(m[1].str()) : -1;
-  };
+  auto value = [&](const char* name) { return numeric_define(text, name); };
   const gs::gemm_tiling& t = gs::gemm_v2_tiling;
   EXPECT_EQ(value("GS_GEMM_BM"), t.bm);
   EXPECT_EQ(value("GS_GEMM_BN"), t.bn);
   EXPECT_EQ(value("GS_GEMM_BK"), t.bk);
   EXPECT_EQ(value("GS_GEMM_TM"), t.tm);
   EXPECT_EQ(value("GS_GEMM_TN"), t.tn);
+}
+
+TEST(KernelSources, GemmMmaTileMatchesTheHostTiling) {
+  std::string text(*gs::find_asset("kernels/gemm_mma.cu"));
+  auto value = [&](const char* name) { return numeric_define(text, name); };
+  const gs::gemm_mma_tiling& t = gs::gemm_mma_tile;
+  EXPECT_EQ(value("GS_MMA_BM"), t.bm);
+  EXPECT_EQ(value("GS_MMA_BN"), t.bn);
+  EXPECT_EQ(value("GS_MMA_BK"), t.bk);
+  EXPECT_EQ(value("GS_MMA_THREADS"), t.threads);
 }
 
 }  // namespace

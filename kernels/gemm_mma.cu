@@ -1,0 +1,181 @@
+// gemm_mma.cu: C = A Bt^T on the GPU's matrix unit (probes gemm.mma.bf16 / gemm.mma.fp16): the
+// path a training step's GEMMs take, beside gemm.cu's CUDA-core kernels, which stay as controls.
+// Layout as nn.Linear keeps it: A M x K row-major, Bt N x K row-major (B given n-major, so both
+// operands are k-contiguous, what the matrix fragments want), C M x N fp32. K must be a multiple
+// of 8 (rows move in 16-byte pieces; the probe pads A and Bt with zero columns). 16-bit products
+// are exact in fp32, so only the order of the fp32 sums differs from the CPU reference
+// (kernels/ref/gemm_ref.cpp gemm_nt_ref_element), a difference gemm_probes.cpp's bound covers.
+//
+// Block tile 128 x 256 x 32, 256 threads, grid (ceil(N/256), ceil(M/128)). Napkin: a k-tile is
+// (128 + 256) x 32 x 2 B = 24 KiB of copies for 2 x 128 x 256 x 32 = 2.1 MFLOP, 85 FLOP/B, so at
+// 4096^3 (137 GFLOP) the copies from L2 are 1.6 GB; an H200 SM's tensor cores (989 TFLOP/s / 132)
+// need ~88 B/clk of L2 bandwidth per SM at that ratio, inside what L2 gives (~1.5-2x more).
+//   CUDA sm_80+  8 warps as 2 x 4, each 64 x 64 = 4 x 8 mma.sync.m16n8k16 per 16-k step, operands
+//                read with ldmatrix.x4 (4 for A, 4 for B per step); a 4-stage cp.async ring,
+//                4 x 24 KiB = 96 KiB of dynamic shared memory (opt-in above 48 KiB).
+//   elsewhere    the waves take 16 x 16 tiles of the block tile through gs_mma16 (WMMA on gfx11 and
+//                gfx12, MFMA on gfx9, the ALUs elsewhere), 2 stages = 48 KiB (under the 64 KiB of
+//                LDS a workgroup gets on RDNA and CDNA), plain copies (gs_async.h).
+// Shared layout: a tile row (32 k = four 16-byte chunks, 64 B) keeps chunk c at c ^ ((row >> 1) & 3).
+// ldmatrix reads one chunk column of 8 consecutive rows; rows are 64 B apart, two per 128-byte
+// bank period, and the XOR sends the four row pairs to four different chunks: 8 distinct 16-byte
+// bank groups, no conflicts and no padding.
+#include "gs_device.h"
+#include "gs_async.h"
+#include "gs_mma.h"
+
+#define GS_MMA_BM 128
+#define GS_MMA_BN 256
+#define GS_MMA_BK 32
+#define GS_MMA_THREADS 256
+// The host passes the stage count (probes/gemm_probes.cpp, which sizes the shared memory with
+// it); the defaults are the same choice.
+#ifndef GS_MMA_STAGES
+#if defined(GS_MMA_PTX)
+#define GS_MMA_STAGES 4
+#else
+#define GS_MMA_STAGES 2
+#endif
+#endif
+#define GS_MMA_TILE_A (GS_MMA_BM * GS_MMA_BK)  // elements of one stage's A tile
+#define GS_MMA_TILE_B (GS_MMA_BN * GS_MMA_BK)
+
+#if defined(GS_DEVICE_COMPILE)
+extern __shared__ __attribute__((aligned(16))) unsigned char gs_smem[];
+#endif  // the host emulation (tests/kernels/mma_emu.h) supplies its own buffer
+
+// Index of element (row, k) in a swizzled tile.
+__device__ __forceinline__ int mma_swz(int row, int k) {
+  return row * GS_MMA_BK + ((((k >> 3) ^ (row >> 1)) & 3) << 3) + (k & 7);
+}
+
+// One stage's tile of ROWS rows starting at row0, k from k0: 16-byte pieces; rows past `rows` or
+// k past K are zero-filled (the source address is clamped to the matrix start, which cp.async's
+// zero-fill form still requires to be valid).
+template <int ROWS>
+__device__ __forceinline__ void mma_load_tile(gs_u16* tile, const gs_u16* g, int row0, int rows, int k0, int K) {
+  for (int p = threadIdx.x; p < ROWS * 4; p += GS_MMA_THREADS) {
+    const int r = p >> 2, c = p & 3;
+    const int gr = row0 + r, gk = k0 + 8 * c;
+    const bool live = gr < rows && gk < K;
+    gs_copy16(tile + mma_swz(r, 8 * c), g + (live ? (gs_u64)gr * K + gk : 0), live);
+  }
+}
+
+
+template <class E>
+__device__ __forceinline__ void gemm_mma(const gs_u16* __restrict__ A, const gs_u16* __restrict__ Bt,
+                                         float* __restrict__ C, int M, int N, int K) {
+  gs_u16* As = (gs_u16*)gs_smem;                   // [stage][128 x 32]
+  gs_u16* Bs = As + GS_MMA_STAGES * GS_MMA_TILE_A;  // [stage][256 x 32]
+  const int m0 = blockIdx.y * GS_MMA_BM, n0 = blockIdx.x * GS_MMA_BN;
+  const int ktiles = (K + GS_MMA_BK - 1) / GS_MMA_BK;
+  const int lane = gs_lane(), wave = threadIdx.x / GS_WARP_SIZE;
+
+  // Prologue: the first STAGES-1 k-tiles in flight (one commit per tile, also an empty one).
+  for (int s = 0; s < GS_MMA_STAGES - 1; ++s) {
+    if (s < ktiles) {
+      mma_load_tile<GS_MMA_BM>(As + s * GS_MMA_TILE_A, A, m0, M, s * GS_MMA_BK, K);
+      mma_load_tile<GS_MMA_BN>(Bs + s * GS_MMA_TILE_B, Bt, n0, N, s * GS_MMA_BK, K);
+    }
+    gs_async_commit();
+  }
+
+#if defined(GS_MMA_PTX)
+  const int wm = (wave >> 2) * 64, wn = (wave & 3) * 64;  // this warp's 64 x 64 of the block tile
+  float acc[4][8][4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+#else
+  // 8 waves (wave32) as 2 x 4 of 64 x 64, or 4 waves (wave64) as 2 x 2 of 64 x 128.
+  const int waves_n = (GS_MMA_THREADS / GS_WARP_SIZE) / 2;
+  const int wm = (wave / waves_n) * 64, wn = (wave % waves_n) * (GS_MMA_BN / waves_n);
+  const int tiles_n = GS_MMA_BN / waves_n / 16;  // 4 or 8 16-wide tiles across
+  gs_acc16 acc[4][8];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) gs_acc_zero(acc[i][j]);
+#endif
+
+  for (int kt = 0; kt < ktiles; ++kt) {
+    gs_async_wait<GS_MMA_STAGES - 2>();
+    __syncthreads();  // tile kt landed for every thread; the stage refilled below was read at kt-1
+    const int next = kt + GS_MMA_STAGES - 1;
+    if (next < ktiles) {
+      const int s = next % GS_MMA_STAGES;
+      mma_load_tile<GS_MMA_BM>(As + s * GS_MMA_TILE_A, A, m0, M, next * GS_MMA_BK, K);
+      mma_load_tile<GS_MMA_BN>(Bs + s * GS_MMA_TILE_B, Bt, n0, N, next * GS_MMA_BK, K);
+    }
+    gs_async_commit();
+    const gs_u16* a = As + (kt % GS_MMA_STAGES) * GS_MMA_TILE_A;
+    const gs_u16* b = Bs + (kt % GS_MMA_STAGES) * GS_MMA_TILE_B;
+#pragma unroll
+    for (int ks = 0; ks < GS_MMA_BK; ks += 16) {
+#if defined(GS_MMA_PTX)
+      gs_u32 af[4][4], bf[8][2];
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)  // rows 0-7/8-15 x k 0-7/8-15: a0..a3 of m16n8k16
+        gs_ldmatrix_x4(af[mi], a + mma_swz(wm + mi * 16 + (lane & 15), ks + (lane >> 4) * 8));
+#pragma unroll
+      for (int nj = 0; nj < 4; ++nj) {  // n 0-7 k 0-7, n 0-7 k 8-15, n 8-15 k 0-7, n 8-15 k 8-15
+        gs_u32 r[4];
+        gs_ldmatrix_x4(r, b + mma_swz(wn + nj * 16 + (lane & 7) + ((lane >> 4) << 3), ks + ((lane >> 3) & 1) * 8));
+        bf[2 * nj][0] = r[0], bf[2 * nj][1] = r[1], bf[2 * nj + 1][0] = r[2], bf[2 * nj + 1][1] = r[3];
+      }
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 8; ++ni)
+          gs_mma_m16n8k16<E>(acc[mi][ni], af[mi][0], af[mi][1], af[mi][2], af[mi][3], bf[ni][0], bf[ni][1]);
+#else
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 8; ++ni)
+          if (ni < tiles_n)
+            gs_mma16<E>(
+                acc[mi][ni], [&](int i, int kk) { return a[mma_swz(wm + mi * 16 + i, ks + kk)]; },
+                [&](int kk, int n) { return b[mma_swz(wn + ni * 16 + n, ks + kk)]; });
+#endif
+    }
+  }
+  gs_async_wait<0>();
+
+#if defined(GS_MMA_PTX)
+#pragma unroll
+  for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 8; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {  // c0,c1: row g, columns 2t, 2t+1; c2,c3: row g + 8
+        const int row = m0 + wm + mi * 16 + (lane >> 2) + ((e & 2) ? 8 : 0);
+        const int col = n0 + wn + ni * 8 + 2 * (lane & 3) + (e & 1);
+        if (row < M && col < N) C[(gs_u64)row * N + col] = acc[mi][ni][e];
+      }
+#else
+#pragma unroll
+  for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 8; ++ni)
+      if (ni < tiles_n)
+#pragma unroll
+        for (int i = 0; i < GS_ACC_N; ++i) {
+          const int row = m0 + wm + mi * 16 + gs_acc_row(lane, i), col = n0 + wn + ni * 16 + gs_acc_col(lane, i);
+          if (row < M && col < N) C[(gs_u64)row * N + col] = acc[mi][ni].x[i];
+        }
+#endif
+}
+
+GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
+gemm_mma_bf16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
+  gemm_mma<gs_in_bf16>(A, Bt, C, M, N, K);
+}
+GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
+gemm_mma_f16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
+  gemm_mma<gs_in_f16>(A, Bt, C, M, N, K);
+}

@@ -1,0 +1,40 @@
+// See gemm_inputs.h.
+#include "probes/gemm_inputs.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "kernels/gs_device.h"
+
+namespace gs {
+
+size_t gemm_elem_bytes(gemm_type t) { return t == gemm_type::fp32 ? 4 : 2; }
+
+matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  matrix_input m;
+  m.wide.resize(n);
+  m.raw.resize(n * gemm_elem_bytes(t));
+  for (size_t i = 0; i < n; ++i) {
+    float f = dist(rng);
+    if (t == gemm_type::fp32) {
+      std::memcpy(&m.raw[i * 4], &f, 4);
+      m.wide[i] = f;
+    } else {
+      uint16_t h = t == gemm_type::bf16 ? gs_f32_to_bf16(f) : gs_f32_to_f16(f);
+      std::memcpy(&m.raw[i * 2], &h, 2);
+      m.wide[i] = t == gemm_type::bf16 ? gs_bf16_to_f32(h) : gs_f16_to_f32(h);
+    }
+  }
+  return m;
+}
+
+double gemm_error_bound(int K, double abs_sum) { return 2.0 * K * std::ldexp(1.0, -24) * abs_sum + 1e-30; }
+
+std::vector<int> gemm_sample_rows(int M, uint32_t seed) {
+  return {0, 1, M / 3, M / 2, 2 * M / 3, M - 2, M - 1, int(seed % unsigned(M))};
+}
+
+}  // namespace gs

@@ -1,0 +1,254 @@
+// gemm.mma.bf16 / gemm.mma.fp16: kernels/gemm_mma.cu, the GPU's matrix unit (tensor cores, WMMA,
+// MFMA) on nn.Linear's operand layout (y = x W^T), in two runs as gemm.* does:
+//  1. correctness: 301 x 259 x 173, no multiple of any tile (128, 256, 32, 16); K is padded with
+//     zero columns to 176 because the kernel copies 16-byte row pieces; every element checked;
+//  2. rate: S^3 (4096 on a GPU: 137 GFLOP, ~0.2 ms at the H200's dense peak), timed over `iters`
+//     launches; eight rows checked against the reference, every element checked for being written.
+// The band comes from the card: its dense matrix peak for the input type (expected_perf.toml)
+// times the [[kernel]] fraction; gemm.*'s CUDA-core kernels stay as the controls beside it.
+#include "probes/gemm_mma_probe.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kernels/gs_device.h"
+#include "kernels/ref/gemm_ref.h"
+#include "probes/expected_perf.h"
+#include "probes/gemm_inputs.h"
+#include "probes/gpu_session.h"
+#include "probes/verify.h"
+
+namespace gs {
+namespace {
+
+// The sm number of "sm_90", or 0.
+int sm_number(const std::string& arch) { return arch.starts_with("sm_") ? std::atoi(arch.c_str() + 3) : 0; }
+
+}  // namespace
+
+std::string matrix_unit_for(const device_props& p) {
+  // Mirrors the lowering choice at the top of kernels/gs_mma.h (the gfx build check in CI reads
+  // the instructions actually emitted).
+  if (p.backend == "cpu") return "cpu reference";
+  if (p.backend == "cuda") return sm_number(p.arch) >= 80 ? "mma.sync.m16n8k16" : "";
+  const std::string& a = p.arch;
+  if (a == "gfx90a" || a == "gfx940" || a == "gfx941" || a == "gfx942" || a == "gfx950") return "mfma_f32_16x16x16";
+  if (a == "gfx1200" || a == "gfx1201") return "wmma_f32_16x16x16 (gfx12)";
+  if (a.starts_with("gfx110") || a.starts_with("gfx115")) return "wmma_f32_16x16x16 (gfx11)";
+  return "";
+}
+
+namespace {
+
+struct mma_kind {
+  const char* id;
+  const char* kernel;       // extern "C" name in gemm_mma.cu
+  const char* expect_name;  // [[kernel]] entry of expected_perf.toml
+  const char* peak_key;     // the card's dense matrix figure for this input type
+};
+
+mma_kind mma_kind_of(gemm_type t) {
+  if (t == gemm_type::fp16) return {"gemm.mma.fp16", "gemm_mma_f16", "gemm_mma_f16", "fp16_tflops"};
+  return {"gemm.mma.bf16", "gemm_mma_bf16", "gemm_mma_bf16", "bf16_tflops"};
+}
+
+// A (M x K) and Bt (N x K) with K padded to a multiple of 8 by zero columns: the padding adds
+// exact zeros to every sum, so the reference over the padded K is the reference of the product.
+struct nt_inputs {
+  int K = 0;  // padded
+  std::vector<uint16_t> a, bt;
+  std::vector<float> a_wide, bt_wide;
+};
+
+nt_inputs make_nt_inputs(gemm_type t, int M, int N, int K, uint32_t seed) {
+  nt_inputs in;
+  const int k_mult = gemm_mma_tile.k_multiple;
+  in.K = (K + k_mult - 1) / k_mult * k_mult;
+  auto fill = [&](int rows, uint32_t s, std::vector<uint16_t>& raw, std::vector<float>& wide) {
+    matrix_input m = random_matrix(t, size_t(rows) * K, s);
+    raw.assign(size_t(rows) * in.K, 0);
+    wide.assign(size_t(rows) * in.K, 0.0f);
+    for (int r = 0; r < rows; ++r)
+      for (int k = 0; k < K; ++k) {
+        const size_t from = size_t(r) * K + k, to = size_t(r) * in.K + k;
+        raw[to] = uint16_t(m.raw[2 * from] | m.raw[2 * from + 1] << 8);
+        wide[to] = m.wide[from];
+      }
+  };
+  fill(M, seed, in.a, in.a_wide);
+  fill(N, seed + 1, in.bt, in.bt_wide);
+  return in;
+}
+
+struct mma_run {
+  int M, N, K;
+  bool all_rows;
+};
+
+struct mma_launch {
+  kernel_handle k;
+  unsigned shared_bytes = 0;
+};
+
+// Upload, launch once (then `timed`, if given), download; compare the chosen rows with the
+// reference and count poison left anywhere in C. False when a runtime call failed.
+template <class Timed>
+bool run_nt_and_check(gpu_session& s, gemm_type t, const mma_launch& kl, const mma_run& g, uint32_t seed,
+                      f32_check& check, bool& guards_ok, Timed timed) {
+  nt_inputs in = make_nt_inputs(t, g.M, g.N, g.K, seed);
+  guarded_buffer da, db, dc;
+  const size_t c_n = size_t(g.M) * g.N;
+  if (!s.check(da.create(s.rt(), in.a.size() * 2)) || !s.check(db.create(s.rt(), in.bt.size() * 2)) ||
+      !s.check(dc.create(s.rt(), c_n * 4)) || !s.check(da.upload(in.a.data())) || !s.check(db.upload(in.bt.data())) ||
+      !s.check(dc.fill_u32(unwritten_bits)))
+    return false;
+  void *pa = da.ptr(), *pb = db.ptr(), *pc = dc.ptr();
+  int M = g.M, N = g.N, K = in.K;
+  void* args[] = {&pa, &pb, &pc, &M, &N, &K};
+  const gemm_mma_tiling& tl = gemm_mma_tile;
+  launch_dims d;
+  d.block[0] = unsigned(tl.threads);
+  d.grid[0] = unsigned((N + tl.bn - 1) / tl.bn), d.grid[1] = unsigned((M + tl.bm - 1) / tl.bm);
+  d.shared_bytes = kl.shared_bytes;
+  s.phase("launch");
+  if (!s.check(s.rt().launch(kl.k, d, args))) return false;
+  s.phase("sync");
+  if (!s.check(s.rt().synchronize())) return false;
+  if (!timed(d, args)) return false;
+
+  s.phase("verify");
+  std::vector<float> got(c_n);
+  if (!s.check(dc.download(got.data())) || !s.check(dc.check_guards(guards_ok))) return false;
+  std::vector<int> rows;
+  if (g.all_rows)
+    for (int r = 0; r < M; ++r) rows.push_back(r);
+  else
+    rows = gemm_sample_rows(M, seed);
+  std::vector<float> got_rows, want_rows;
+  std::vector<double> bounds;
+  for (int r : rows) {
+    s.heartbeat();
+    for (int c = 0; c < N; ++c) {
+      double abs_sum = 0;
+      for (int k = 0; k < K; ++k) abs_sum += std::fabs(double(in.a_wide[size_t(r) * K + k]) * in.bt_wide[size_t(c) * K + k]);
+      got_rows.push_back(got[size_t(r) * N + c]);
+      want_rows.push_back(gemm_nt_ref_element(in.a_wide.data(), in.bt_wide.data(), K, r, c));
+      bounds.push_back(gemm_error_bound(K, abs_sum));
+    }
+  }
+  check = check_f32(got_rows, want_rows, bounds);
+  if (!g.all_rows) add_unwritten(check, got);  // rows not compared still must have been written
+  return true;
+}
+
+}  // namespace
+
+probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::unique_ptr<runtime> rt) {
+  const mma_kind kind = mma_kind_of(type);
+  probe_result r;
+  r.id = kind.id;
+  gpu_session s(ctx, r);
+  if (rt) s.adopt(std::move(rt));
+  else if (!s.open()) return r;
+  const device_props& p = s.props();
+  const bool cpu = p.backend == "cpu";
+  const std::string unit = matrix_unit_for(p);
+  if (unit.empty()) {
+    s.finish(status::skip, fmt::format("kernels/gs_mma.h has no matrix-unit lowering for {} (bf16/fp16 mma.sync needs "
+                                       "sm_80+, WMMA gfx11/gfx12, MFMA gfx90a/gfx94x/gfx950); gemm.bf16 covers its ALUs",
+                                       p.arch));
+    return r;
+  }
+  const int S = int(option_int(ctx, "size", cpu ? 128 : 4096));
+  const int iters = int(option_int(ctx, "iters", cpu ? 1 : 5));
+
+  // Stages of the copy ring: 4 where cp.async overlaps copies with the tensor cores (96 KiB of
+  // shared memory: sm_80+ gives 99-227 KiB per block on opt-in), else 2 (48 KiB, under AMD's 64 KiB
+  // of LDS); fewer when the device offers less.
+  const gemm_mma_tiling& tl = gemm_mma_tile;
+  int stages = p.backend == "cuda" ? 4 : 2;
+  while (stages > 2 && p.max_shared_bytes && stages * tl.stage_bytes() > p.max_shared_bytes) --stages;
+  mma_launch kl;
+  kl.shared_bytes = unsigned(stages) * tl.stage_bytes();
+  if (p.max_shared_bytes && kl.shared_bytes > p.max_shared_bytes) {
+    s.finish(status::skip, fmt::format("{} offers {} bytes of shared memory per block; the kernel's two stages need {}",
+                                       p.name, p.max_shared_bytes, kl.shared_bytes));
+    return r;
+  }
+  module_handle mod;
+  if (!s.compile("gemm_mma.cu", {fmt::format("GS_MMA_STAGES={}", stages)}, mod) || !s.kernel(mod, kind.kernel, kl.k))
+    return r;
+  r.data["kernel"] = kind.kernel;
+  r.data["matrix_unit"] = unit;
+  r.data["stages"] = stages;
+  r.data["shared_bytes"] = kl.shared_bytes;
+
+  auto untimed = [](launch_dims&, void**) { return true; };
+  f32_check small;
+  bool guards_small = false;
+  if (!run_nt_and_check(s, type, kl, {301, 259, 173, true}, 1001, small, guards_small, untimed)) return r;
+  r.data["correctness"] = small.to_json();
+  r.data["correctness"]["shape"] = {301, 259, 173};
+  if (!small.ok() || !guards_small) {
+    s.finish(status::fail, fmt::format("{} 301x259x173: {}", kind.kernel,
+                                       small.ok() ? "wrote outside C (guard bytes changed)" : small.describe()));
+    return r;
+  }
+
+  double ms = 0;
+  auto timed = [&](launch_dims& d, void** args) {
+    s.phase("sync");
+    return s.check(s.rt().time_ms(
+        [&]() {
+          for (int i = 0; i < iters; ++i)
+            if (runtime_status st = s.rt().launch(kl.k, d, args); !st.ok) return st;
+          return runtime_status::success();
+        },
+        ms));
+  };
+  f32_check big;
+  bool guards_big = false;
+  if (!run_nt_and_check(s, type, kl, {S, S, S, false}, 2002, big, guards_big, timed)) return r;
+  r.data["rate_run"] = big.to_json();
+  r.data["rate_run"]["shape"] = {S, S, S};
+  if (!big.ok() || !guards_big) {
+    s.finish(status::fail, fmt::format("{} {}^3: {}", kind.kernel, S, big.ok() ? "wrote outside C (guard bytes changed)" : big.describe()));
+    return r;
+  }
+
+  const double tflops = ms > 0 ? 2.0 * double(S) * S * S * iters / (ms * 1e9) : 0.0;
+  const device_expectation e = builtin_expectation(p.arch, p.name, kind.expect_name);
+  rate_verdict v = judge_rate(tflops, e.expected, e.perf->gemm_warn_below, "TFLOP/s",
+                              "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
+                              "process on the GPU, or the matrix unit not used (a kernel built for another arch)");
+  r.data["iters"] = iters;
+  r.data["achieved_tflops"] = tflops;
+  r.data["expected_tflops"] = e.expected;
+  r.data["expected_basis"] = e.basis;
+  if (e.gpu) {
+    const double peak = e.gpu->figure(kind.peak_key);
+    r.data["card_peak_tflops"] = peak;
+    if (peak > 0) r.data["fraction_of_card_peak"] = tflops / peak;
+    if (e.gpu->bf16_library_tflops > 0) r.data["card_library_bf16_tflops"] = e.gpu->bf16_library_tflops;
+  }
+  s.finish(v.outcome, fmt::format("{} on {}: max rel err {:.2g} within bound; {}^3 at {}", kind.kernel, unit,
+                                  std::max(small.max_rel_err, big.max_rel_err), S, v.detail));
+  return r;
+}
+
+namespace {
+probe_result run_mma_bf16(const probe_context& ctx) { return run_gemm_mma_with(ctx, gemm_type::bf16, nullptr); }
+probe_result run_mma_fp16(const probe_context& ctx) { return run_gemm_mma_with(ctx, gemm_type::fp16, nullptr); }
+}  // namespace
+
+const probe_spec gemm_mma_bf16_probe = {
+    "gemm.mma.bf16", "bf16 GEMM on the matrix unit (tensor cores / WMMA / MFMA): checked, TFLOP/s against the card's peak",
+    {"tensor.vector_add"}, true, true, run_mma_bf16};
+const probe_spec gemm_mma_fp16_probe = {
+    "gemm.mma.fp16", "fp16 GEMM on the matrix unit (tensor cores / WMMA / MFMA): checked, TFLOP/s against the card's peak",
+    {"tensor.vector_add"}, true, true, run_mma_fp16};
+
+}  // namespace gs

@@ -1,0 +1,89 @@
+// The QLoRA step's GEMM list: shapes worked out by hand from qwen3.5-0.8b's config (hidden 1024,
+// intermediate 3584, 18 linear-attention + 6 full layers; matrix/models/qwen3.5-0.8b.toml).
+#include "models/qlora_gemms.h"
+
+#include <gtest/gtest.h>
+
+namespace gs {
+namespace {
+
+const qlora_gemm* find_gemm(const std::vector<qlora_gemm>& list, const std::string& name) {
+  for (const qlora_gemm& g : list)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+const model_spec& qwen08() {
+  const model_spec* m = find_model(builtin_model_registry(), "qwen3.5-0.8b");
+  EXPECT_NE(m, nullptr);
+  return *m;
+}
+
+TEST(QloraGemms, BaseProjectionsForwardAndInputGradient) {
+  auto list = qlora_step_gemms(qwen08(), 2048, {16});
+  const qlora_gemm* fwd = find_gemm(list, "gate_proj.fwd");
+  ASSERT_NE(fwd, nullptr);
+  EXPECT_EQ(fwd->m, 2048);
+  EXPECT_EQ(fwd->n, 3584);
+  EXPECT_EQ(fwd->k, 1024);
+  EXPECT_TRUE(fwd->trans_b);
+  EXPECT_FALSE(fwd->trans_a);
+  // gate_proj and up_proj have one shape, in all 24 layers: 48 uses per step.
+  EXPECT_EQ(fwd->uses_per_step, 48);
+  EXPECT_EQ(find_gemm(list, "up_proj.fwd"), nullptr);
+  const qlora_gemm* dgrad = find_gemm(list, "down_proj.dgrad");
+  ASSERT_NE(dgrad, nullptr);
+  EXPECT_EQ(dgrad->m, 2048);
+  EXPECT_EQ(dgrad->n, 3584);
+  EXPECT_EQ(dgrad->k, 1024);
+  EXPECT_FALSE(dgrad->trans_b);
+  // q_proj of the 6 full layers emits query + gate: 8 heads x 256 x 2.
+  const qlora_gemm* q = find_gemm(list, "q_proj.fwd");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->n, 4096);
+  EXPECT_EQ(q->uses_per_step, 6);
+}
+
+TEST(QloraGemms, LoraGemmsAtEachRankWithPeftsTransposes) {
+  auto list = qlora_step_gemms(qwen08(), 512, {8, 64});
+  const qlora_gemm* bw = find_gemm(list, "in_proj_qkv.lora_b.wgrad.r64");
+  ASSERT_NE(bw, nullptr);  // dB = dy^T h: out x r, summed over the tokens
+  EXPECT_EQ(bw->m, 6144);  // conv_dim = 2 x 16 x 128 + 16 x 128
+  EXPECT_EQ(bw->n, 64);
+  EXPECT_EQ(bw->k, 512);
+  EXPECT_TRUE(bw->trans_a);
+  const qlora_gemm* af = find_gemm(list, "in_proj_qkv.lora_a.fwd.r8");
+  ASSERT_NE(af, nullptr);
+  EXPECT_EQ(af->m, 512);
+  EXPECT_EQ(af->n, 8);
+  EXPECT_EQ(af->k, 1024);
+  EXPECT_TRUE(af->trans_b);
+  EXPECT_EQ(af->rank, 8);
+  EXPECT_EQ(af->flops(), 2 * 512 * 8 * 1024);
+  // Ranks come after the base GEMMs, in the order asked.
+  size_t first_r8 = 0, first_r64 = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].rank == 8 && !first_r8) first_r8 = i;
+    if (list[i].rank == 64 && !first_r64) first_r64 = i;
+    if (i > 0) EXPECT_LE(list[i - 1].rank, list[i].rank) << list[i].name;
+  }
+  EXPECT_LT(first_r8, first_r64);
+}
+
+TEST(QloraGemms, EveryShapeIsDistinctAndUsesAddUpToTheModulesTimesLayers) {
+  const model_spec& m = qwen08();
+  auto list = qlora_step_gemms(m, 1024, {16});
+  int64_t base_fwd_uses = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    for (size_t j = i + 1; j < list.size(); ++j)
+      EXPECT_FALSE(list[i].m == list[j].m && list[i].n == list[j].n && list[i].k == list[j].k &&
+                   list[i].trans_a == list[j].trans_a && list[i].trans_b == list[j].trans_b)
+          << list[i].name << " and " << list[j].name;
+    if (list[i].role == "fwd") base_fwd_uses += list[i].uses_per_step;
+  }
+  // 18 linear layers x (5 + 3) linears + 6 full layers x (4 + 3): one forward GEMM each.
+  EXPECT_EQ(base_fwd_uses, 18 * 8 + 6 * 7);
+}
+
+}  // namespace
+}  // namespace gs
