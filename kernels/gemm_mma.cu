@@ -82,7 +82,7 @@ __device__ __forceinline__ void gemm_mma(const gs_u16* __restrict__ A, const gs_
   }
 
 #if defined(GS_MMA_PTX)
-  const int wm = (wave >> 2) * 64, wn = (wave & 3) * 64;  // this warp's 64 x 64 of the block tile
+  const int wm = (wave >> 2) * (GS_MMA_BM / 2), wn = (wave & 3) * (GS_MMA_BN / 4);  // this warp's 64 x 64
   float acc[4][8][4];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
@@ -93,7 +93,7 @@ __device__ __forceinline__ void gemm_mma(const gs_u16* __restrict__ A, const gs_
 #else
   // 8 waves (wave32) as 2 x 4 of 64 x 64, or 4 waves (wave64) as 2 x 2 of 64 x 128.
   const int waves_n = (GS_MMA_THREADS / GS_WARP_SIZE) / 2;
-  const int wm = (wave / waves_n) * 64, wn = (wave % waves_n) * (GS_MMA_BN / waves_n);
+  const int wm = (wave / waves_n) * (GS_MMA_BM / 2), wn = (wave % waves_n) * (GS_MMA_BN / waves_n);
   const int tiles_n = GS_MMA_BN / waves_n / 16;  // 4 or 8 16-wide tiles across
   gs_acc16 acc[4][8];
 #pragma unroll

@@ -13,14 +13,19 @@ bool is_lora_target(const model_spec& m, const std::string& module) {
   return std::find(m.lora_targets.begin(), m.lora_targets.end(), module) != m.lora_targets.end();
 }
 
-// Adds g, or counts one more use of an identical shape already listed.
-void add_or_count(std::vector<qlora_gemm>& out, qlora_gemm g) {
+// Adds g to `out`, or counts one more use of an identical shape already in `also` or `out` (a
+// LoRA GEMM can equal a base one: in_proj_b's forward, 1024 -> 16, is a rank-16 lora_a.fwd of
+// the modules before it).
+void add_or_count(std::vector<qlora_gemm>& out, qlora_gemm g, std::vector<qlora_gemm>* also = nullptr) {
   auto same = [&](const qlora_gemm& o) {
     return std::tie(o.m, o.n, o.k, o.trans_a, o.trans_b) == std::tie(g.m, g.n, g.k, g.trans_a, g.trans_b);
   };
-  if (auto it = std::find_if(out.begin(), out.end(), same); it != out.end()) {
-    ++it->uses_per_step;
-    return;
+  for (std::vector<qlora_gemm>* list : {also, &out}) {
+    if (!list) continue;
+    if (auto it = std::find_if(list->begin(), list->end(), same); it != list->end()) {
+      ++it->uses_per_step;
+      return;
+    }
   }
   g.uses_per_step = 1;
   out.push_back(std::move(g));
@@ -33,12 +38,12 @@ std::vector<qlora_gemm> qlora_step_gemms(const model_spec& m, int64_t tokens, co
   std::vector<qlora_gemm> base, lora;
   for (layer_kind kind : m.layer_types) {
     for (const linear_module& l : layer_linears(m, kind)) {
-      add_or_count(base, {l.name + ".fwd", l.name, "fwd", 0, T, l.out, l.in, false, true});
-      add_or_count(base, {l.name + ".dgrad", l.name, "dgrad", 0, T, l.in, l.out, false, false});
+      add_or_count(base, {l.name + ".fwd", l.name, "fwd", 0, T, l.out, l.in, false, true}, &lora);
+      add_or_count(base, {l.name + ".dgrad", l.name, "dgrad", 0, T, l.in, l.out, false, false}, &lora);
       if (!is_lora_target(m, l.name)) continue;
       for (int r : ranks) {
         auto add = [&](const char* role, int64_t mm, int64_t nn, int64_t kk, bool ta, bool tb) {
-          add_or_count(lora, {fmt::format("{}.{}.r{}", l.name, role, r), l.name, role, r, mm, nn, kk, ta, tb});
+          add_or_count(lora, {fmt::format("{}.{}.r{}", l.name, role, r), l.name, role, r, mm, nn, kk, ta, tb}, &base);
         };
         add("lora_a.fwd", T, r, l.in, false, true);
         add("lora_b.fwd", T, l.out, r, false, true);

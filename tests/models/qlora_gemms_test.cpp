@@ -73,16 +73,25 @@ TEST(QloraGemms, LoraGemmsAtEachRankWithPeftsTransposes) {
 TEST(QloraGemms, EveryShapeIsDistinctAndUsesAddUpToTheModulesTimesLayers) {
   const model_spec& m = qwen08();
   auto list = qlora_step_gemms(m, 1024, {16});
-  int64_t base_fwd_uses = 0;
+  int64_t fwd_shaped_uses = 0;  // x W^T at k = hidden or intermediate: base forwards (and equal LoRA ones)
   for (size_t i = 0; i < list.size(); ++i) {
     for (size_t j = i + 1; j < list.size(); ++j)
       EXPECT_FALSE(list[i].m == list[j].m && list[i].n == list[j].n && list[i].k == list[j].k &&
                    list[i].trans_a == list[j].trans_a && list[i].trans_b == list[j].trans_b)
           << list[i].name << " and " << list[j].name;
-    if (list[i].role == "fwd") base_fwd_uses += list[i].uses_per_step;
+    if (list[i].role == "fwd") fwd_shaped_uses += list[i].uses_per_step;
   }
-  // 18 linear layers x (5 + 3) linears + 6 full layers x (4 + 3): one forward GEMM each.
-  EXPECT_EQ(base_fwd_uses, 18 * 8 + 6 * 7);
+  // 18 linear layers x (5 + 3) linears + 6 full layers x (4 + 3): one forward GEMM each, and
+  // in_proj_b / in_proj_a (1024 -> 16) are the same shape as in_proj_qkv's rank-16 lora_a.fwd,
+  // listed first: 36 of those uses sit under that name instead.
+  EXPECT_EQ(fwd_shaped_uses, 18 * 8 + 6 * 7 - 2 * 18);
+  const qlora_gemm* shared = nullptr;
+  for (const qlora_gemm& g : list)
+    if (g.name == "in_proj_qkv.lora_a.fwd.r16") shared = &g;
+  ASSERT_NE(shared, nullptr);
+  // x A^T at rank 16 from every 1024-wide input: in_proj_qkv/z/b/a in 18 layers, q/k/v in 6,
+  // gate/up in 24; plus the two 16-wide base forwards in 18 layers.
+  EXPECT_EQ(shared->uses_per_step, 4 * 18 + 3 * 6 + 2 * 24 + 2 * 18);
 }
 
 }  // namespace
