@@ -23,10 +23,7 @@
 
 #include <fmt/format.h>
 
-#include "fla/fla_options.h"
-#include "kernels/gdn_v2_layout.h"
-#include "kernels/ref/gdn_ref.h"
-#include "kernels/ref/gemm_ref.h"
+#include "probe_launch.h"
 #include "runtime_test_util.h"
 #include "support/amdgpu_limits.h"
 #include "support/clang_gfx.h"
@@ -47,38 +44,6 @@ struct gfx_target {
 };
 constexpr gfx_target kGfxTargets[] = {
     {"gfx1201", "v_wmma_"}, {"gfx1100", "v_wmma_"}, {"gfx942", "v_mfma_"}, {"gfx90a", "v_mfma_"}};
-
-/// The deepest pipeline `probe fla` runs by default and the head size it runs: the largest ring,
-/// so the largest LDS, of its kernels.
-int fla_deepest_stage() {
-  const fla_settings s;
-  return *std::max_element(s.stages.begin(), s.stages.end());
-}
-
-/// The defines each probe compiles a source with (src/fla/fla_probes.cpp, probes/gemm_probes.cpp);
-/// a source no probe adds defines to compiles as it is.
-std::vector<std::string> probe_defines(const std::string& source) {
-  const std::string stages = "GS_STAGES=" + std::to_string(fla_deepest_stage());
-  const std::string dk = "GS_DK=" + std::to_string(fla_settings{}.shape.K);
-  if (source == "gdn_chunk.cu") return {stages, dk, "GS_BV=8", "GS_ROWS=" + std::to_string(gdn_tile_rows)};
-  // HIP leaves U and P out of the ring (GS_V2_RING_UP=0): 64 KiB would not hold them.
-  if (source == "gdn_chunk_v2.cu") return {stages, dk, "GS_V2_RING_UP=0"};
-  if (source == "gemm.cu") {
-    const gemm_tiling& t = gemm_v2_tiling;
-    return {fmt::format("GS_GEMM_BM={}", t.bm), fmt::format("GS_GEMM_BN={}", t.bn), fmt::format("GS_GEMM_BK={}", t.bk),
-            fmt::format("GS_GEMM_TM={}", t.tm), fmt::format("GS_GEMM_TN={}", t.tn)};
-  }
-  return {};
-}
-
-/// The dynamic LDS (extern __shared__) a probe launches a kernel with on HIP, at the deepest default
-/// pipeline; nullopt for a kernel this table does not know. The metadata note cannot see it.
-std::optional<unsigned> probe_dynamic_lds(const std::string& kernel) {
-  const int stages = fla_deepest_stage(), dk = fla_settings{}.shape.K;
-  if (kernel == "gdn_v2_prep") return gdn2_prep_smem_bytes(stages);
-  if (kernel == "gdn_v2_state") return gdn2_state_smem_bytes(stages, dk, false);
-  return std::nullopt;
-}
 
 struct gfx_job {
   compile_request req;
@@ -125,7 +90,7 @@ void make_gfx_builds(gfx_builds* b) {
     for (const gfx_target& t : kGfxTargets) {
       gfx_job j;
       j.req = k;
-      j.req.defines = probe_defines(k.name);
+      j.req.defines = test::probe_defines(k.name, false);
       j.target = &t;
       j.matrix = test::calls_matrix_helpers(k.source);
       j.dynamic_lds = k.source.find("extern __shared__") != std::string::npos;
@@ -184,7 +149,7 @@ TEST_F(ClangGfx, EveryKernelBuildsForGfx1201Gfx1100Gfx942Gfx90a) {
         std::cout << fmt::format("{:8} {:18} {:24} LDS {:6}+{:6} VGPR {:3} AGPR {:3} SGPR {:3} scratch {:4} spills {:3} "
                                  "block {:4} {} {}\n",
                                  j.target->arch, j.req.name, k.name, k.lds_bytes,
-                                 probe_dynamic_lds(k.name).value_or(0), k.vgprs, k.agprs, k.sgprs, k.scratch_bytes,
+                                 test::probe_dynamic_shared(k.name, false).value_or(0), k.vgprs, k.agprs, k.sgprs, k.scratch_bytes,
                                  k.vgpr_spills, k.max_block, j.target->matrix_prefix,
                                  j.build.mnemonics.count(k.name)
                                      ? count_prefix(j.build.mnemonics.at(k.name), j.target->matrix_prefix)
@@ -211,9 +176,9 @@ TEST_F(ClangGfx, EveryKernelFitsEveryArchAtTheProbesLaunch) {
     ASSERT_NE(lim, nullptr) << j.target->arch;
     for (amdgpu_kernel_resources k : j.build.kernels) {
       if (j.dynamic_lds) {
-        std::optional<unsigned> dyn = probe_dynamic_lds(k.name);
+        std::optional<unsigned> dyn = test::probe_dynamic_shared(k.name, false);
         if (!dyn) {
-          ADD_FAILURE() << j.req.name << " declares extern __shared__ but probe_dynamic_lds does not know what "
+          ADD_FAILURE() << j.req.name << " declares extern __shared__ but probe_dynamic_shared (tests/runtime/probe_launch.h) does not know what "
                         << k.name << " is launched with: add its size there";
           continue;
         }

@@ -2,7 +2,6 @@
 // clang_gfx.h.
 #include "support/clang_gfx.h"
 
-#include <cctype>
 #include <filesystem>
 
 #include "core/text_scan.h"
@@ -150,35 +149,6 @@ std::map<std::string, std::vector<std::string>> parse_objdump_mnemonics(std::str
     if (!op.empty() && !op.starts_with("//")) current->emplace_back(op);
   }
   return out;
-}
-
-bool calls_matrix_helpers(std::string_view source) {
-  // Comments out, so a kernel that only mentions gs_mma16 in prose is not counted.
-  std::string code;
-  code.reserve(source.size());
-  for (size_t i = 0; i < source.size(); ++i) {
-    if (source.compare(i, 2, "//") == 0) {
-      i = source.find('\n', i);
-      if (i == std::string_view::npos) break;
-      code += '\n';
-    } else if (source.compare(i, 2, "/*") == 0) {
-      i = source.find("*/", i + 2);
-      if (i == std::string_view::npos) break;
-      ++i;
-      code += ' ';
-    } else {
-      code += source[i];
-    }
-  }
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = code.find("gs_mma"); at != std::string::npos; at = code.find("gs_mma", at + 1)) {
-    if (at > 0 && ident(code[at - 1])) continue;
-    size_t end = at;
-    while (end < code.size() && ident(code[end])) ++end;
-    while (end < code.size() && (code[end] == ' ' || code[end] == '\t' || code[end] == '\n')) ++end;
-    if (end < code.size() && code[end] == '(') return true;
-  }
-  return false;
 }
 
 }  // namespace gs::test

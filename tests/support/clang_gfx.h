@@ -60,8 +60,4 @@ void add_spill_remarks(std::string_view remarks, std::vector<amdgpu_kernel_resou
 /// tab-indented instruction per line).
 std::map<std::string, std::vector<std::string>> parse_objdump_mnemonics(std::string_view objdump);
 
-/// Whether a kernel source calls a matrix helper of kernels/gs_mma.h: an identifier starting
-/// with gs_mma (gs_mma16, gs_mma16_kmajor, any later gs_mma*) followed by '(' outside comments.
-bool calls_matrix_helpers(std::string_view source);
-
 }  // namespace gs::test
