@@ -11,6 +11,7 @@
 // Limits and sources: tests/support/amdgpu_limits.cpp. The builds: tests/support/clang_gfx.h.
 // Cost: 4 archs x 10 sources, two builds at a time, about 30 s on the 2-core CI machine (the
 // gdn kernels are most of it); set GPUSTACK_GFX_TABLE=1 to print the per-kernel figures.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,8 +21,6 @@
 #include <iostream>
 #include <optional>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "probe_launch.h"
 #include "runtime_test_util.h"
@@ -40,16 +39,17 @@ using test::amdgpu_limits_for;
 
 struct gfx_target {
   const char* arch;
+  int wave;                   ///< what the runtime compiles it for: wave32 on RDNA, wave64 on CDNA
   const char* matrix_prefix;  ///< the matrix instructions the arch must show: WMMA or MFMA
 };
 constexpr gfx_target kGfxTargets[] = {
-    {"gfx1201", "v_wmma_"}, {"gfx1100", "v_wmma_"}, {"gfx942", "v_mfma_"}, {"gfx90a", "v_mfma_"}};
+    {"gfx1201", 32, "v_wmma_"}, {"gfx1100", 32, "v_wmma_"}, {"gfx942", 64, "v_mfma_"}, {"gfx90a", 64, "v_mfma_"}};
 
 struct gfx_job {
   compile_request req;
   const gfx_target* target = nullptr;
-  bool matrix = false;         ///< the source calls a gs_mma helper
-  bool dynamic_lds = false;    ///< the source declares extern __shared__
+  bool matrix = false;       ///< the source calls a gs_mma helper
+  bool dynamic_lds = false;  ///< the source declares extern __shared__
   test::clang_gfx_build build;
 };
 
@@ -61,8 +61,7 @@ void build_all(std::vector<gfx_job>& jobs, const std::string& root) {
     for (size_t i; (i = next++) < jobs.size();) {
       gfx_job& j = jobs[i];
       device_source src;
-      const int wave = std::string(j.target->matrix_prefix) == "v_mfma_" ? 64 : 32;
-      runtime_status st = prepare_device_source(j.req, "hip", wave, src);
+      runtime_status st = prepare_device_source(j.req, "hip", j.target->wave, src);
       if (!st.ok) {
         j.build.log = st.message;
         continue;
@@ -112,15 +111,15 @@ int count_prefix(const std::vector<std::string>& ops, const char* prefix) {
   return int(std::count_if(ops.begin(), ops.end(), [&](const std::string& op) { return op.starts_with(prefix); }));
 }
 
-/// Why a matrix source's build does not show the arch's matrix unit; empty when every kernel of
-/// it that calls into the unit does, and the source as a whole does.
+/// Why a matrix source's build does not show the arch's matrix unit (none of its code holds one
+/// of the arch's matrix instructions: gs_mma.h took the scalar lowering); empty when it does.
 std::vector<std::string> matrix_problems(const gfx_job& j) {
   std::vector<std::string> out;
   int total = 0;
   for (const auto& [symbol, ops] : j.build.mnemonics) total += count_prefix(ops, j.target->matrix_prefix);
   if (total == 0)
-    out.push_back(fmt::format("{} on {}: calls a gs_mma helper but has no {}* instruction: the scalar lowering", j.req.name,
-                              j.target->arch, j.target->matrix_prefix));
+    out.push_back(fmt::format("{} on {}: calls a gs_mma helper but has no {}* instruction: the scalar lowering",
+                              j.req.name, j.target->arch, j.target->matrix_prefix));
   return out;
 }
 
@@ -137,7 +136,9 @@ TEST_F(ClangGfx, EveryKernelBuildsForGfx1201Gfx1100Gfx942Gfx90a) {
   ASSERT_GE(b.jobs.size(), 4u * 3);
   const bool table = std::getenv("GPUSTACK_GFX_TABLE") != nullptr;
   for (const gfx_job& j : b.jobs) {
-    ASSERT_TRUE(j.build.ok) << j.req.name << " for " << j.target->arch << ":\n" << j.build.command << "\n" << j.build.log;
+    ASSERT_TRUE(j.build.ok) << j.req.name << " for " << j.target->arch << ":\n"
+                            << j.build.command << "\n"
+                            << j.build.log;
     for (const auto& [symbol, n] : j.build.calls)
       ADD_FAILURE() << j.req.name << " on " << j.target->arch << ": " << symbol << " makes " << n
                     << " call(s) to a function the build cannot see (a math function clang_gfx_math_prelude lacks?): "
@@ -146,14 +147,12 @@ TEST_F(ClangGfx, EveryKernelBuildsForGfx1201Gfx1100Gfx942Gfx90a) {
       EXPECT_GT(k.vgprs, 0) << k.name;
       EXPECT_GT(k.max_block, 0) << k.name;
       if (table)
-        std::cout << fmt::format("{:8} {:18} {:24} LDS {:6}+{:6} VGPR {:3} AGPR {:3} SGPR {:3} scratch {:4} spills {:3} "
-                                 "block {:4} {} {}\n",
-                                 j.target->arch, j.req.name, k.name, k.lds_bytes,
-                                 test::probe_dynamic_shared(k.name, false).value_or(0), k.vgprs, k.agprs, k.sgprs, k.scratch_bytes,
-                                 k.vgpr_spills, k.max_block, j.target->matrix_prefix,
-                                 j.build.mnemonics.count(k.name)
-                                     ? count_prefix(j.build.mnemonics.at(k.name), j.target->matrix_prefix)
-                                     : 0);
+        std::cout << fmt::format(
+            "{:8} {:18} {:24} LDS {:6}+{:6} VGPR {:3} AGPR {:3} SGPR {:3} scratch {:4} spills {:3} "
+            "block {:4} {} {}\n",
+            j.target->arch, j.req.name, k.name, k.lds_bytes, test::probe_dynamic_shared(k.name, false).value_or(0),
+            k.vgprs, k.agprs, k.sgprs, k.scratch_bytes, k.vgpr_spills, k.max_block, j.target->matrix_prefix,
+            j.build.mnemonics.count(k.name) ? count_prefix(j.build.mnemonics.at(k.name), j.target->matrix_prefix) : 0);
     }
   }
   std::cout << fmt::format("clang-19: {} builds in {:.1f} s\n", b.jobs.size(), b.seconds);
@@ -178,8 +177,9 @@ TEST_F(ClangGfx, EveryKernelFitsEveryArchAtTheProbesLaunch) {
       if (j.dynamic_lds) {
         std::optional<unsigned> dyn = test::probe_dynamic_shared(k.name, false);
         if (!dyn) {
-          ADD_FAILURE() << j.req.name << " declares extern __shared__ but probe_dynamic_shared (tests/runtime/probe_launch.h) does not know what "
-                        << k.name << " is launched with: add its size there";
+          ADD_FAILURE() << j.req.name << " declares extern __shared__ but probe_dynamic_shared "
+                        << "(tests/runtime/probe_launch.h) does not know what " << k.name
+                        << " is launched with: add its size there";
           continue;
         }
         k.dynamic_lds_bytes = *dyn;
@@ -197,19 +197,9 @@ TEST_F(ClangGfx, EveryKernelFitsEveryArchAtTheProbesLaunch) {
 // has scratch. About 1 s.
 TEST_F(ClangGfx, ScalarLoweringAndScratchAreCaught) {
   test::temp_dir dir;
-  const compile_request mma_kernel{"mma_negative.cu", R"(#include "gs_device.h"
-#include "gs_mma.h"
-GS_KERNEL void mma_negative(const gs_u16* a, const gs_u16* b, float* out, int pick) {
-  float spill[64];  // indexed by a run-time value: lives in scratch
-  for (int i = 0; i < 64; ++i) spill[i] = out[i * 7 % 64];
-  gs_acc16 acc;
-  gs_acc_zero(acc);
-  gs_mma16_kmajor(acc, a, 16, b, 16);
-  for (int i = 0; i < GS_ACC_N; ++i) out[gs_acc_row(gs_lane(), i) * 16 + gs_acc_col(gs_lane(), i)] = acc.x[i] + spill[pick & 63];
-}
-)", {}};
+  const compile_request mma_kernel = test::matrix_kernel_with_stack_array();
   ASSERT_TRUE(test::calls_matrix_helpers(mma_kernel.source));
-  const gfx_target rdna2{"gfx1030", "v_wmma_"};
+  const gfx_target rdna2{"gfx1030", 32, "v_wmma_"};
   for (const gfx_target* t : {&rdna2, &kGfxTargets[0]}) {
     gfx_job j;
     j.req = mma_kernel;
@@ -224,8 +214,8 @@ GS_KERNEL void mma_negative(const gs_u16* a, const gs_u16* b, float* out, int pi
     EXPECT_EQ(matrix_problems(j).empty(), !scalar) << t->arch;
     const amdgpu_kernel_resources& k = j.build.kernels[0];
     EXPECT_GT(k.scratch_bytes, 0u) << t->arch;
-    amdgpu_arch_limits lim = *amdgpu_limits_for("gfx1201");
-    std::vector<std::string> p = amdgpu_fit_problems(k, lim, true);
+    // gfx1201's limits for both: the kernel is far inside every other one, so scratch is the one.
+    std::vector<std::string> p = amdgpu_fit_problems(k, *amdgpu_limits_for("gfx1201"), true);
     ASSERT_EQ(p.size(), 1u) << t->arch;
     EXPECT_NE(p[0].find("scratch"), std::string::npos) << p[0];
   }
@@ -339,10 +329,11 @@ amdhsa.version:
   EXPECT_EQ(ks[1].name, "second");
   EXPECT_EQ(ks[1].vgprs, 8);
 
-  test::add_spill_remarks("x.cu:3:1: remark: Function Name: first [-Rpass-analysis=kernel-resource-usage]\n"
-                          "x.cu:3:1: remark:     VGPRs Spill: 12 [-Rpass-analysis=kernel-resource-usage]\n"
-                          "x.cu:3:1: remark:     SGPRs Spill: 3 [-Rpass-analysis=kernel-resource-usage]\n",
-                          ks);
+  test::add_spill_remarks(
+      "x.cu:3:1: remark: Function Name: first [-Rpass-analysis=kernel-resource-usage]\n"
+      "x.cu:3:1: remark:     VGPRs Spill: 12 [-Rpass-analysis=kernel-resource-usage]\n"
+      "x.cu:3:1: remark:     SGPRs Spill: 3 [-Rpass-analysis=kernel-resource-usage]\n",
+      ks);
   EXPECT_EQ(ks[0].vgpr_spills, 12);
   EXPECT_EQ(ks[0].sgpr_spills, 3);
   EXPECT_EQ(ks[1].vgpr_spills, 0);

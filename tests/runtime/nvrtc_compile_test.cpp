@@ -133,17 +133,7 @@ TEST_F(NvrtcCompile, MatrixKernelsUseTensorCoresAndEveryKernelFitsSm80Sm90) {
 TEST_F(NvrtcCompile, AluLoweringAndStackFrameAreCaught) {
   vendor::nvrtc_api api;  // the runtime's NVRTC table, loaded again for nvrtcGetPTX (nvrtc_usage.h)
   ASSERT_TRUE(api.load().ok);
-  const compile_request req{"mma_negative.cu", R"(#include "gs_device.h"
-#include "gs_mma.h"
-GS_KERNEL void mma_negative(const gs_u16* a, const gs_u16* b, float* out, int pick) {
-  float local[64];
-  for (int i = 0; i < 64; ++i) local[i] = out[i * 7 % 64];
-  gs_acc16 acc;
-  gs_acc_zero(acc);
-  gs_mma16_kmajor(acc, a, 16, b, 16);
-  for (int i = 0; i < GS_ACC_N; ++i) out[gs_acc_row(gs_lane(), i) * 16 + gs_acc_col(gs_lane(), i)] = acc.x[i] + local[pick & 63];
-}
-)", {}};
+  const compile_request req = test::matrix_kernel_with_stack_array();
   device_source src;
   ASSERT_TRUE(prepare_device_source(req, "cuda", 32, src).ok);
   for (const char* arch : {"sm_75", "sm_90"}) {
@@ -176,9 +166,10 @@ TEST(NvrtcUsageParse, PtxasReportAndPtxEntries) {
   EXPECT_EQ(ks[0].spill_load_bytes, 4u);
   EXPECT_EQ(ks[1].registers, 10);
   EXPECT_EQ(ks[1].smem_bytes, 0u);
-  test::add_ptx_entry_facts(".visible .entry k1(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\nmma.sync.aligned.m16n8k16 x;\n"
-                            "mma.sync.aligned.m16n8k16 y;\n}\n.visible .entry k2(\n)\n{\nret;\n}\n",
-                            ks);
+  test::add_ptx_entry_facts(
+      ".visible .entry k1(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\nmma.sync.aligned.m16n8k16 x;\n"
+      "mma.sync.aligned.m16n8k16 y;\n}\n.visible .entry k2(\n)\n{\nret;\n}\n",
+      ks);
   EXPECT_EQ(ks[0].max_threads, 128);
   EXPECT_EQ(ks[0].mma_sync, 2);
   EXPECT_EQ(ks[1].max_threads, 0);

@@ -3,12 +3,12 @@
 // defines they pass, the dynamic shared memory they ask for, the block they launch. Each figure
 // comes from the same constant the probe uses; a source no probe adds defines to compiles as is.
 #pragma once
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "fla/fla_options.h"
 #include "kernels/gdn_v2_layout.h"
@@ -33,7 +33,8 @@ inline std::vector<std::string> probe_defines(const std::string& source, bool cu
   const std::string stages = "GS_STAGES=" + std::to_string(fla_deepest_default_stage());
   const std::string dk = "GS_DK=" + std::to_string(fla_settings{}.shape.K);
   if (source == "gdn_chunk.cu") return {stages, dk, "GS_BV=8", "GS_ROWS=" + std::to_string(gdn_tile_rows)};
-  if (source == "gdn_chunk_v2.cu") return {stages, dk, std::string("GS_V2_RING_UP=") + (gdn_v2_ring_up(cuda) ? "1" : "0")};
+  if (source == "gdn_chunk_v2.cu")
+    return {stages, dk, std::string("GS_V2_RING_UP=") + (gdn_v2_ring_up(cuda) ? "1" : "0")};
   if (source == "gemm.cu") {
     const gemm_tiling& t = gemm_v2_tiling;
     return {fmt::format("GS_GEMM_BM={}", t.bm), fmt::format("GS_GEMM_BN={}", t.bn), fmt::format("GS_GEMM_BK={}", t.bk),

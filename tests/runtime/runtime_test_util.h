@@ -67,6 +67,25 @@ inline bool calls_matrix_helpers(std::string_view source) {
   return false;
 }
 
+/// A kernel that calls gs_mma16_kmajor and keeps a 64-float local array read at a run-time
+/// index: the negative case of the matrix-unit and scratch checks (built for an arch below the
+/// matrix lowering it has no matrix instruction; where the array stays, it is scratch / a stack
+/// frame in a matrix kernel).
+inline compile_request matrix_kernel_with_stack_array() {
+  return {"mma_negative.cu", R"(#include "gs_device.h"
+#include "gs_mma.h"
+GS_KERNEL void mma_negative(const gs_u16* a, const gs_u16* b, float* out, int pick) {
+  float local[64];
+  for (int i = 0; i < 64; ++i) local[i] = out[i * 7 % 64];
+  gs_acc16 acc;
+  gs_acc_zero(acc);
+  gs_mma16_kmajor(acc, a, 16, b, 16);
+  for (int i = 0; i < GS_ACC_N; ++i)
+    out[gs_acc_row(gs_lane(), i) * 16 + gs_acc_col(gs_lane(), i)] = acc.x[i] + local[pick & 63];
+}
+)", {}};
+}
+
 /// Outcome of run_in_child.
 struct child_result {
   bool exited = false;   ///< exited normally (not by a signal)

@@ -54,7 +54,8 @@ std::vector<std::string> amdgpu_fit_problems(const amdgpu_kernel_resources& k, c
                                              bool scratch_fails) {
   std::vector<std::string> out;
   const std::string who = k.name + " on " + lim.arch;
-  if (k.wave != lim.wave) out.push_back(fmt::format("{}: built for wave{}, the arch runs wave{}", who, k.wave, lim.wave));
+  if (k.wave != lim.wave)
+    out.push_back(fmt::format("{}: built for wave{}, the arch runs wave{}", who, k.wave, lim.wave));
   const unsigned lds = k.lds_bytes + k.dynamic_lds_bytes;
   if (lds > lim.lds_per_workgroup)
     out.push_back(fmt::format("{}: LDS {} B ({} static + {} dynamic) over the {} B a workgroup may use", who, lds,
@@ -70,8 +71,8 @@ std::vector<std::string> amdgpu_fit_problems(const amdgpu_kernel_resources& k, c
     const int per_simd = (waves + lim.simds_per_workgroup - 1) / lim.simds_per_workgroup;
     const int alloc = amdgpu_allocated_vgprs(k, lim);
     if (alloc * per_simd > lim.vgpr_file_per_simd)
-      out.push_back(fmt::format("{}: a {}-thread block is {} waves per SIMD x {} VGPRs = {}, over the {} of a SIMD", who,
-                                k.max_block, per_simd, alloc, alloc * per_simd, lim.vgpr_file_per_simd));
+      out.push_back(fmt::format("{}: a {}-thread block is {} waves per SIMD x {} VGPRs = {}, over the {} of a SIMD",
+                                who, k.max_block, per_simd, alloc, alloc * per_simd, lim.vgpr_file_per_simd));
   }
   if (scratch_fails && k.scratch_bytes > 0)
     out.push_back(fmt::format("{}: {} B of scratch per lane in a matrix kernel ({})", who, k.scratch_bytes,

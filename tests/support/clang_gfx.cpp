@@ -28,14 +28,22 @@ bool split_note_key(std::string_view line, std::string_view& key, std::string_vi
 unsigned as_unsigned(std::string_view v) { return unsigned(scan::parse_u64(v).value_or(0)); }
 
 void set_note_field(amdgpu_kernel_resources& k, std::string_view key, std::string_view value) {
-  if (key == ".name") k.name = std::string(value);
-  else if (key == ".group_segment_fixed_size") k.lds_bytes = as_unsigned(value);
-  else if (key == ".private_segment_fixed_size") k.scratch_bytes = as_unsigned(value);
-  else if (key == ".vgpr_count") k.vgprs = int(as_unsigned(value));
-  else if (key == ".agpr_count") k.agprs = int(as_unsigned(value));
-  else if (key == ".sgpr_count") k.sgprs = int(as_unsigned(value));
-  else if (key == ".max_flat_workgroup_size") k.max_block = int(as_unsigned(value));
-  else if (key == ".wavefront_size") k.wave = int(as_unsigned(value));
+  if (key == ".name")
+    k.name = std::string(value);
+  else if (key == ".group_segment_fixed_size")
+    k.lds_bytes = as_unsigned(value);
+  else if (key == ".private_segment_fixed_size")
+    k.scratch_bytes = as_unsigned(value);
+  else if (key == ".vgpr_count")
+    k.vgprs = int(as_unsigned(value));
+  else if (key == ".agpr_count")
+    k.agprs = int(as_unsigned(value));
+  else if (key == ".sgpr_count")
+    k.sgprs = int(as_unsigned(value));
+  else if (key == ".max_flat_workgroup_size")
+    k.max_block = int(as_unsigned(value));
+  else if (key == ".wavefront_size")
+    k.wave = int(as_unsigned(value));
 }
 
 }  // namespace
@@ -43,12 +51,14 @@ void set_note_field(amdgpu_kernel_resources& k, std::string_view key, std::strin
 std::string missing_clang_gfx_tools() {
   std::string missing;
   for (const char* tool : {"clang-19", "llvm-mc-19", "llvm-objdump-19", "llvm-readelf-19"})
-    if (shell(std::string("command -v ") + tool + " >/dev/null") != 0) missing += (missing.empty() ? "" : " ") + std::string(tool);
+    if (shell(std::string("command -v ") + tool + " >/dev/null") != 0)
+      missing += (missing.empty() ? "" : " ") + std::string(tool);
   return missing;
 }
 
 const std::string& clang_gfx_math_prelude() {
-  static const std::string text = R"GS(// clang_gfx_math.h: ocml's f32 functions the shim declares, as ROCm's device libraries define them.
+  static const std::string text =
+      R"GS(// clang_gfx_math.h: ocml's f32 functions the shim declares, as ROCm's device libraries define them.
 #pragma once
 extern "C" __device__ inline float __ocml_exp_f32(float x) { return __builtin_expf(x); }
 extern "C" __device__ inline float __ocml_exp2_f32(float x) { return __builtin_exp2f(x); }
@@ -77,9 +87,10 @@ clang_gfx_build build_for_gfx(const device_source& src, const std::string& arch,
               " -nogpulib -nogpuinc --cuda-device-only --no-gpu-bundle-output -S " + opts +
               " -Rpass-analysis=kernel-resource-usage -include hip_rtc_shim.h -include clang_gfx_math.h -I. " +
               quoted(src.name) + " -o " + quoted(base + ".s") + " 2> " + quoted(base + ".remarks") + " || { cat " +
-              quoted(base + ".remarks") + "; false; }; } && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=" + arch + " -filetype=obj " + quoted(base + ".s") +
-              " -o " + quoted(base + ".o") + " && llvm-readelf-19 --notes " + quoted(base + ".o") + " > " +
-              quoted(base + ".notes") + " && llvm-objdump-19 -d " + quoted(base + ".o") + " > " + quoted(base + ".dis");
+              quoted(base + ".remarks") + "; false; }; } && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=" + arch +
+              " -filetype=obj " + quoted(base + ".s") + " -o " + quoted(base + ".o") + " && llvm-readelf-19 --notes " +
+              quoted(base + ".o") + " > " + quoted(base + ".notes") + " && llvm-objdump-19 -d " + quoted(base + ".o") +
+              " > " + quoted(base + ".dis");
   if (shell(b.command, &b.log) != 0) return b;
   b.kernels = parse_amdgpu_notes(read_file(base + ".notes"));
   add_spill_remarks(read_file(base + ".remarks"), b.kernels);

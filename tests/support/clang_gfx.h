@@ -37,9 +37,9 @@ const std::string& clang_gfx_math_prelude();
 /// What one build produced.
 struct clang_gfx_build {
   bool ok = false;
-  std::string command;  ///< the shell line, for failure messages
-  std::string log;      ///< the tools' output when !ok
-  std::vector<amdgpu_kernel_resources> kernels;              ///< from the metadata note
+  std::string command;                                        ///< the shell line, for failure messages
+  std::string log;                                            ///< the tools' output when !ok
+  std::vector<amdgpu_kernel_resources> kernels;               ///< from the metadata note
   std::map<std::string, std::vector<std::string>> mnemonics;  ///< per function symbol, in order
   /// Instructions per symbol that call out (s_swappc_b64, s_setpc_b64 to a symbol): external
   /// functions the build could not see into.

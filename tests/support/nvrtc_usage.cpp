@@ -58,8 +58,10 @@ nvrtc_usage_build nvrtc_build_with_usage(const vendor::nvrtc_api& api, const dev
   }
   if (rc == NVRTC_SUCCESS && ptx_size(prog, &size) == NVRTC_SUCCESS && size > 1) {
     b.ptx.resize(size);
-    if (get_ptx(prog, b.ptx.data()) == NVRTC_SUCCESS) b.ptx.resize(size - 1);
-    else b.ptx.clear();
+    if (get_ptx(prog, b.ptx.data()) == NVRTC_SUCCESS)
+      b.ptx.resize(size - 1);
+    else
+      b.ptx.clear();
   }
   api.nvrtcDestroyProgram(&prog);
   b.kernels = parse_ptxas_report(log);
