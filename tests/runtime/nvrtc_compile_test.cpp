@@ -80,7 +80,7 @@ std::vector<std::string> cuda_fit_problems(const test::nvrtc_kernel_usage& k, co
   return out;
 }
 
-// About 10 s on the 2-core machine (one NVRTC compile per source and arch, ptxas report included).
+// 6.7 s of CPU, one NVRTC compile per source and arch at a time (ptxas report included).
 TEST_F(NvrtcCompile, MatrixKernelsUseTensorCoresAndEveryKernelFitsSm80Sm90) {
   vendor::nvrtc_api api;  // the runtime's NVRTC table, loaded again for nvrtcGetPTX (nvrtc_usage.h)
   ASSERT_TRUE(api.load().ok);

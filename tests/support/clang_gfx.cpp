@@ -13,7 +13,8 @@ namespace gs::test {
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+/// For the sh -c line: the paths and defines here hold no single quote.
+std::string single_quoted(const std::string& s) { return "'" + s + "'"; }
 
 /// "    .vgpr_count:     156" -> key ".vgpr_count", value "156".
 bool split_note_key(std::string_view line, std::string_view& key, std::string_view& value) {
@@ -80,17 +81,17 @@ clang_gfx_build build_for_gfx(const device_source& src, const std::string& arch,
   // defines), with the arch as clang's HIP driver spells it.
   std::string opts = "-O3";
   if (gfx_major(arch) >= 10 && src.wave_size == 64) opts += " -mwavefrontsize64";
-  for (const std::string& d : define_options(src.defines)) opts += " " + quoted(d);
+  for (const std::string& d : define_options(src.defines)) opts += " " + single_quoted(d);
   const std::string base = dir + "/" + arch;
   // The resource-usage remarks go to a file (printed on failure): they tell spills from stack objects.
-  b.command = "cd " + quoted(dir) + " && { clang-19 -x hip --offload-arch=" + arch +
+  b.command = "cd " + single_quoted(dir) + " && { clang-19 -x hip --offload-arch=" + arch +
               " -nogpulib -nogpuinc --cuda-device-only --no-gpu-bundle-output -S " + opts +
               " -Rpass-analysis=kernel-resource-usage -include hip_rtc_shim.h -include clang_gfx_math.h -I. " +
-              quoted(src.name) + " -o " + quoted(base + ".s") + " 2> " + quoted(base + ".remarks") + " || { cat " +
-              quoted(base + ".remarks") + "; false; }; } && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=" + arch +
-              " -filetype=obj " + quoted(base + ".s") + " -o " + quoted(base + ".o") + " && llvm-readelf-19 --notes " +
-              quoted(base + ".o") + " > " + quoted(base + ".notes") + " && llvm-objdump-19 -d " + quoted(base + ".o") +
-              " > " + quoted(base + ".dis");
+              single_quoted(src.name) + " -o " + single_quoted(base + ".s") + " 2> " + single_quoted(base + ".remarks") + " || { cat " +
+              single_quoted(base + ".remarks") + "; false; }; } && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=" + arch +
+              " -filetype=obj " + single_quoted(base + ".s") + " -o " + single_quoted(base + ".o") + " && llvm-readelf-19 --notes " +
+              single_quoted(base + ".o") + " > " + single_quoted(base + ".notes") + " && llvm-objdump-19 -d " + single_quoted(base + ".o") +
+              " > " + single_quoted(base + ".dis");
   if (shell(b.command, &b.log) != 0) return b;
   b.kernels = parse_amdgpu_notes(read_file(base + ".notes"));
   add_spill_remarks(read_file(base + ".remarks"), b.kernels);
