@@ -14,6 +14,7 @@ if [ "${1:-}" = "--test" ]; then
   PKGS+=(
     clang libclang-rt-14-dev   # the ASan+UBSan+libFuzzer build
     clang-19                   # gfx11/gfx12 WMMA and gfx90a MFMA code of kernels/gdn_chunk_v2.cu (Debian's comgr knows no gfx11/12)
+    llvm-19                    # llvm-mc-19, llvm-objdump-19, llvm-readelf-19: every kernel's gfx1201/gfx1100/gfx942/gfx90a code read back (tests/runtime/clang_gfx_compile_test.cpp)
     libgtest-dev libgmock-dev libbenchmark-dev
     python3 python3-jsonschema python3-yaml  # python3-yaml: action.yml read as the runner reads it (tests/cli/action_test.cpp)
     python3-torch python3-venv  # real torch imports in the warm-worker tests (CPU torch 1.13, 70 MB); a torch-less venv beside it

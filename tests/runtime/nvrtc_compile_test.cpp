@@ -1,14 +1,22 @@
 // Every kernel compiles with the real NVRTC (CUDA 13's libnvrtc.so.13, dlopen'ed like in
 // production) for sm_80, sm_90 and sm_120, and each CUBIN's ELF header says so. A machine
-// without NVRTC skips with the reason; one that has it must compile everything.
+// without NVRTC skips with the reason; one that has it must compile everything. Then, at the
+// probes' defines and launches: sources calling gs_mma helpers hold mma.sync on sm_80/sm_90, and
+// every kernel fits (ptxas's own report; tests/support/nvrtc_usage.h says why not cuobjdump).
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
 
 #include "runtime/code_object.h"
 #include "runtime/nvrtc_compiler.h"
+#include "probe_launch.h"
 #include "runtime_test_util.h"
+#include "support/nvrtc_usage.h"
 
 namespace gs {
 namespace {
@@ -40,6 +48,142 @@ TEST_F(NvrtcCompile, EveryKernelForSm80Sm90Sm120) {
       EXPECT_EQ(out.cache_key.size(), 64u);
     }
   }
+}
+
+// What one block may use on each arch (CUDA C++ Programming Guide, "Technical Specifications per
+// Compute Capability": 255 registers per thread, 64 K registers per block and SM, 48 KiB of static
+// shared memory per block, opt-in dynamic up to 163 KiB on 8.0, 227 KiB on 9.0; registers are
+// allocated per warp in units of 256).
+struct cuda_block_limits {
+  const char* arch;
+  unsigned smem_optin;
+};
+constexpr cuda_block_limits kCudaLimits[] = {{"sm_80", 163 * 1024}, {"sm_90", 227 * 1024}};
+
+std::vector<std::string> cuda_fit_problems(const test::nvrtc_kernel_usage& k, const cuda_block_limits& lim,
+                                           unsigned dynamic_smem, bool matrix) {
+  std::vector<std::string> out;
+  const std::string who = k.name + " on " + lim.arch;
+  if (k.smem_bytes > 48 * 1024) out.push_back(fmt::format("{}: {} B static shared over 48 KiB", who, k.smem_bytes));
+  if (k.smem_bytes + dynamic_smem > lim.smem_optin)
+    out.push_back(fmt::format("{}: {} B shared ({} dynamic) over the {} B a block may opt in to", who,
+                              k.smem_bytes + dynamic_smem, dynamic_smem, lim.smem_optin));
+  // Napkin math: 256 threads = 8 warps; at 255 registers a warp holds 8160, allocated as 8192,
+  // 8 x 8192 = 65536: any register count fits 256 threads; 1024 threads need <= 64.
+  const int block = k.max_threads > 0 ? k.max_threads : test::probe_max_block_threads;
+  const int per_warp = (k.registers * 32 + 255) / 256 * 256;
+  if (k.registers > 255 || per_warp * ((block + 31) / 32) > 65536)
+    out.push_back(fmt::format("{}: {} registers x {} threads over the block's 65536", who, k.registers, block));
+  if (matrix && (k.spill_store_bytes > 0 || k.stack_bytes > 0))
+    out.push_back(fmt::format("{}: {} B stack frame, {} B spill stores in a matrix kernel", who, k.stack_bytes,
+                              k.spill_store_bytes));
+  return out;
+}
+
+// 6.7 s of CPU, one NVRTC compile per source and arch at a time (ptxas report included).
+TEST_F(NvrtcCompile, MatrixKernelsUseTensorCoresAndEveryKernelFitsSm80Sm90) {
+  vendor::nvrtc_api api;  // the runtime's NVRTC table, loaded again for nvrtcGetPTX (nvrtc_usage.h)
+  ASSERT_TRUE(api.load().ok);
+  const bool table = std::getenv("GPUSTACK_GFX_TABLE") != nullptr;
+  int matrix_builds = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (const cuda_block_limits& lim : kCudaLimits) {
+    for (compile_request req : test::all_kernel_sources()) {
+      req.defines = test::probe_defines(req.name, true);
+      const bool matrix = test::calls_matrix_helpers(req.source);
+      const bool dynamic = req.source.find("extern __shared__") != std::string::npos;
+      device_source src;
+      ASSERT_TRUE(prepare_device_source(req, "cuda", 32, src).ok);
+      test::nvrtc_usage_build b = test::nvrtc_build_with_usage(api, src, lim.arch);
+      ASSERT_TRUE(b.ok) << b.message;
+      if (matrix) {
+        ++matrix_builds;
+        EXPECT_NE(b.ptx.find("mma.sync.aligned"), std::string::npos)
+            << req.name << " on " << lim.arch << " calls a gs_mma helper but its PTX has no mma.sync: the ALU lowering";
+      }
+      for (const test::nvrtc_kernel_usage& k : b.kernels) {
+        unsigned dyn = 0;
+        if (dynamic) {
+          std::optional<unsigned> d = test::probe_dynamic_shared(k.name, true);
+          if (!d) {
+            ADD_FAILURE() << req.name << " declares extern __shared__ but probe_dynamic_shared "
+                          << "(tests/runtime/probe_launch.h) does not know what " << k.name << " is launched with";
+            continue;
+          }
+          dyn = *d;
+        }
+        for (const std::string& p : cuda_fit_problems(k, lim, dyn, matrix)) ADD_FAILURE() << p;
+        if (!matrix && (k.spill_store_bytes > 0 || k.stack_bytes > 0))
+          std::cout << fmt::format("note: {} {} on {}: {} B stack, {} B spill stores\n", req.name, k.name, lim.arch,
+                                   k.stack_bytes, k.spill_store_bytes);
+        if (table)
+          std::cout << fmt::format("{:6} {:18} {:24} regs {:3} smem {:6}+{:6} stack {:4} spill {:4} mma.sync {}\n",
+                                   lim.arch, req.name, k.name, k.registers, k.smem_bytes, dyn, k.stack_bytes,
+                                   k.spill_store_bytes, k.mma_sync);
+      }
+    }
+  }
+  EXPECT_GE(matrix_builds, 2) << "gdn_chunk_v2.cu calls gs_mma16";
+  std::cout << fmt::format("NVRTC with ptxas report: {:.1f} s\n",
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+// The same check fails when it should: a kernel calling gs_mma16 built for sm_75 (below the
+// sm_80 lowering) has no mma.sync, and a dynamically indexed local array shows as a stack frame.
+TEST_F(NvrtcCompile, AluLoweringAndStackFrameAreCaught) {
+  vendor::nvrtc_api api;  // the runtime's NVRTC table, loaded again for nvrtcGetPTX (nvrtc_usage.h)
+  ASSERT_TRUE(api.load().ok);
+  const compile_request req = test::matrix_kernel_with_stack_array();
+  device_source src;
+  ASSERT_TRUE(prepare_device_source(req, "cuda", 32, src).ok);
+  for (const char* arch : {"sm_75", "sm_90"}) {
+    test::nvrtc_usage_build b = test::nvrtc_build_with_usage(api, src, arch);
+    ASSERT_TRUE(b.ok) << b.message;
+    ASSERT_EQ(b.kernels.size(), 1u);
+    const bool sm90 = std::string(arch) == "sm_90";
+    EXPECT_EQ(b.ptx.find("mma.sync") != std::string::npos, sm90) << arch;
+    if (!sm90) continue;  // sm_75's ALU loops let NVVM fold the array away; sm_90 keeps it
+    EXPECT_GT(b.kernels[0].stack_bytes, 0u) << arch;
+    EXPECT_EQ(cuda_fit_problems(b.kernels[0], kCudaLimits[1], 0, true).size(), 1u) << arch;
+  }
+}
+
+TEST(NvrtcUsageParse, PtxasReportAndPtxEntries) {
+  std::vector<test::nvrtc_kernel_usage> ks = test::parse_ptxas_report(
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'k1' for 'sm_90'\n"
+      "ptxas info    : Function properties for k1\n"
+      "ptxas         .     16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 1 barriers, 50176 bytes smem, 400 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'k2' for 'sm_90'\n"
+      "ptxas info    : Used 10 registers, used 0 barriers, 400 bytes cmem[0]\n");
+  ASSERT_EQ(ks.size(), 2u);
+  EXPECT_EQ(ks[0].name, "k1");
+  EXPECT_EQ(ks[0].registers, 168);
+  EXPECT_EQ(ks[0].smem_bytes, 50176u);
+  EXPECT_EQ(ks[0].stack_bytes, 16u);
+  EXPECT_EQ(ks[0].spill_store_bytes, 8u);
+  EXPECT_EQ(ks[0].spill_load_bytes, 4u);
+  EXPECT_EQ(ks[1].registers, 10);
+  EXPECT_EQ(ks[1].smem_bytes, 0u);
+  test::add_ptx_entry_facts(
+      ".visible .entry k1(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\nmma.sync.aligned.m16n8k16 x;\n"
+      "mma.sync.aligned.m16n8k16 y;\n}\n.visible .entry k2(\n)\n{\nret;\n}\n",
+      ks);
+  EXPECT_EQ(ks[0].max_threads, 128);
+  EXPECT_EQ(ks[0].mma_sync, 2);
+  EXPECT_EQ(ks[1].max_threads, 0);
+  EXPECT_EQ(ks[1].mma_sync, 0);
+  // 168 registers x 256 threads fits; static shared over 48 KiB does not.
+  std::vector<std::string> p = cuda_fit_problems(ks[0], kCudaLimits[1], 0, false);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("static shared"), std::string::npos) << p[0];
+  ks[0].smem_bytes = 0;
+  ks[0].max_threads = 1024;  // 32 warps x 5376 > 65536
+  EXPECT_EQ(cuda_fit_problems(ks[0], kCudaLimits[1], 0, false).size(), 1u);
+  ks[0].max_threads = 0;
+  EXPECT_EQ(cuda_fit_problems(ks[0], kCudaLimits[1], 0, true).size(), 1u) << "spills fail a matrix kernel";
+  EXPECT_EQ(cuda_fit_problems(ks[1], kCudaLimits[0], 170 * 1024, false).size(), 1u) << "dynamic over 163 KiB on sm_80";
 }
 
 TEST_F(NvrtcCompile, VersionAndArchList) {

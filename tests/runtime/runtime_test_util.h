@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -32,6 +33,57 @@ inline std::vector<compile_request> all_kernel_sources() {
   ss << in.rdbuf();
   out.push_back({"axpy.cu", ss.str(), {}});
   return out;
+}
+
+/// Whether a kernel source calls a matrix helper of kernels/gs_mma.h: an identifier starting
+/// with gs_mma (gs_mma16, gs_mma16_kmajor, any later gs_mma*) followed by '(' outside comments.
+/// The clang-19 gfx test and the NVRTC test hold such sources to the matrix unit.
+inline bool calls_matrix_helpers(std::string_view source) {
+  // Comments out, so a kernel that only mentions gs_mma16 in prose is not counted.
+  std::string code;
+  code.reserve(source.size());
+  for (size_t i = 0; i < source.size(); ++i) {
+    if (source.compare(i, 2, "//") == 0) {
+      i = source.find('\n', i);
+      if (i == std::string_view::npos) break;
+      code += '\n';
+    } else if (source.compare(i, 2, "/*") == 0) {
+      i = source.find("*/", i + 2);
+      if (i == std::string_view::npos) break;
+      ++i;
+      code += ' ';
+    } else {
+      code += source[i];
+    }
+  }
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = code.find("gs_mma"); at != std::string::npos; at = code.find("gs_mma", at + 1)) {
+    if (at > 0 && ident(code[at - 1])) continue;
+    size_t end = at;
+    while (end < code.size() && ident(code[end])) ++end;
+    while (end < code.size() && (code[end] == ' ' || code[end] == '\t' || code[end] == '\n')) ++end;
+    if (end < code.size() && code[end] == '(') return true;
+  }
+  return false;
+}
+
+/// A kernel that calls gs_mma16_kmajor and keeps a 64-float local array read at a run-time
+/// index: the negative case of the matrix-unit and scratch checks (built for an arch below the
+/// matrix lowering it has no matrix instruction; where the array stays, it is scratch / a stack
+/// frame in a matrix kernel).
+inline compile_request matrix_kernel_with_stack_array() {
+  return {"mma_negative.cu", R"(#include "gs_device.h"
+#include "gs_mma.h"
+GS_KERNEL void mma_negative(const gs_u16* a, const gs_u16* b, float* out, int pick) {
+  float local[64];
+  for (int i = 0; i < 64; ++i) local[i] = out[i * 7 % 64];
+  gs_acc16 acc;
+  gs_acc_zero(acc);
+  gs_mma16_kmajor(acc, a, 16, b, 16);
+  for (int i = 0; i < GS_ACC_N; ++i)
+    out[gs_acc_row(gs_lane(), i) * 16 + gs_acc_col(gs_lane(), i)] = acc.x[i] + local[pick & 63];
+}
+)", {}};
 }
 
 /// Outcome of run_in_child.
