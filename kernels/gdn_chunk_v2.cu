@@ -37,7 +37,8 @@
 // K = 128 plus 21 KiB, 58 KiB at depth 4 (AMD: 64 KiB per workgroup); with GS_V2_RING_UP (the
 // host sets it on CUDA) a slot also carries the tile's U and P rows, 18.2 KiB, 94 KiB at depth 4
 // (the runtime opts the launch in above 48 KiB); the prep kernel 10 KiB per slot, 41.5 KiB at depth 4.
-// Block: 4 waves. Needs K % 32 == 0, K <= 128, V % 16 == 0 (the probe falls back to v1 otherwise).
+// Block: 4 waves (GS_AMD_LAUNCH_BOUNDS says so to clang; gs_device.h says why). Needs K % 32 == 0,
+// K <= 128, V % 16 == 0 (the probe falls back to v1 otherwise).
 #include "gs_device.h"
 #include "gs_mma.h"
 #include "gs_async.h"
@@ -90,7 +91,7 @@ __device__ __forceinline__ void gdn2_prep_issue(gdn2_prep_slot& slot, int p, con
   }
 }
 
-GS_KERNEL void gdn_v2_prep(const gs_u16* __restrict__ q, const gs_u16* __restrict__ k, const float* __restrict__ g,
+GS_KERNEL void GS_AMD_LAUNCH_BOUNDS(4 * GS_WARP_SIZE) gdn_v2_prep(const gs_u16* __restrict__ q, const gs_u16* __restrict__ k, const float* __restrict__ g,
                            const gs_u16* __restrict__ beta, float* __restrict__ prep, int T, int H, int HV,
                            float scale) {
   gdn2_prep_slot* ring = (gdn2_prep_slot*)gs_smem;
@@ -289,7 +290,7 @@ __device__ __forceinline__ void gdn2_state_issue(gdn2_state_slot& slot, long lon
   }
 }
 
-GS_KERNEL void gdn_v2_state(const gs_u16* __restrict__ q, const gs_u16* __restrict__ k, const gs_u16* __restrict__ v,
+GS_KERNEL void GS_AMD_LAUNCH_BOUNDS(4 * GS_WARP_SIZE) gdn_v2_state(const gs_u16* __restrict__ q, const gs_u16* __restrict__ k, const gs_u16* __restrict__ v,
                             const float* __restrict__ h0, const float* __restrict__ prep, float* __restrict__ o,
                             float* __restrict__ ht, int T, int H, int HV, int V) {
   // Split copies of the B operands, n-major (gdn_v2_layout.h): [hi/lo][value column][k].

@@ -17,7 +17,8 @@
 #endif
 
 /// Copy 16 bytes (both addresses 16-byte aligned); when `live` is false write 16 zero bytes
-/// and read nothing (rows past the sequence end).
+/// (rows past the sequence end). The source address must be in bounds either way: cp.async
+/// reads nothing then, the plain path reads and discards it.
 __device__ __forceinline__ void gs_copy16(void* smem_dst, const void* gmem_src, bool live) {
 #if defined(GS_ASYNC_COPY)
   gs_u32 dst;
@@ -26,8 +27,16 @@ __device__ __forceinline__ void gs_copy16(void* smem_dst, const void* gmem_src, 
   // for the instruction's form, so callers pass a clamped in-bounds one.
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem_src), "r"(live ? 16 : 0));
 #else
-  gs_f32x4 z = {0.0f, 0.0f, 0.0f, 0.0f};
-  *(gs_f32x4*)smem_dst = live ? *(const gs_f32x4*)gmem_src : z;
+  // Load always (the address is in bounds: the callers' contract above) and select per lane:
+  // a load under `if (live)` or `live ? *src : z` left the vector in scratch on gfx9 and gfx11
+  // (32 B per lane; the gfx build check, tests/runtime/clang_gfx_compile_test.cpp, found it).
+  const gs_f32x4 g = *(const gs_f32x4*)gmem_src;
+  gs_f32x4 v;
+  v.x = live ? g.x : 0.0f;
+  v.y = live ? g.y : 0.0f;
+  v.z = live ? g.z : 0.0f;
+  v.w = live ? g.w : 0.0f;
+  *(gs_f32x4*)smem_dst = v;
 #endif
 }
 

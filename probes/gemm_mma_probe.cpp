@@ -165,11 +165,9 @@ probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::un
   const int S = int(option_int(ctx, "size", cpu ? 128 : 4096));
   const int iters = int(option_int(ctx, "iters", cpu ? 1 : 5));
 
-  // Stages of the copy ring: 4 where cp.async overlaps copies with the tensor cores (96 KiB of
-  // shared memory: sm_80+ gives 99-227 KiB per block on opt-in), else 2 (48 KiB, under AMD's 64 KiB
-  // of LDS); fewer when the device offers less.
+  // The tiling's stage count (gemm_ref.h), fewer when the device offers less shared memory.
   const gemm_mma_tiling& tl = gemm_mma_tile;
-  int stages = p.backend == "cuda" ? 4 : 2;
+  int stages = tl.stages(p.backend == "cuda");
   while (stages > 2 && p.max_shared_bytes && stages * tl.stage_bytes() > p.max_shared_bytes) --stages;
   mma_launch kl;
   kl.shared_bytes = unsigned(stages) * tl.stage_bytes();

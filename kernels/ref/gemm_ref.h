@@ -34,6 +34,10 @@ struct gemm_mma_tiling {
   /// K must be a multiple of this (16-byte copies of 16-bit elements).
   int k_multiple = 8;
   unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
+  /// Stages of the copy ring: 4 on CUDA, where cp.async overlaps the copies with the tensor cores
+  /// (96 KiB: sm_80+ gives 99-227 KiB per block on opt-in); 2 elsewhere (48 KiB, under the 64 KiB
+  /// of LDS a workgroup gets on RDNA and CDNA; their copies do not overlap anyway).
+  int stages(bool cuda) const { return cuda ? 4 : 2; }
 };
 inline constexpr gemm_mma_tiling gemm_mma_tile{};
 

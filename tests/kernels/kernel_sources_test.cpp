@@ -77,7 +77,7 @@ TEST(KernelSources, NeverSpellAWarpWidth) {
 }
 
 TEST(KernelSources, EveryKernelHasACpuImplementationAndBack) {
-  std::regex kernel(R"(GS_KERNEL\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\()");
+  std::regex kernel(R"(GS_KERNEL\s+void\s+(?:(?:__launch_bounds__|GS_AMD_LAUNCH_BOUNDS)\([^)]*\)\s+)?(\w+)\s*\()");
   std::set<std::pair<std::string, std::string>> in_sources, in_table;
   for (const gs::asset& a : kernel_sources()) {
     std::string text(a.text), file = std::string(a.path).substr(8);

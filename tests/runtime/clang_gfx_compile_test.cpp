@@ -354,6 +354,7 @@ TEST(ClangGfxParse, MatrixHelperCallsFromTheSourceText) {
   EXPECT_TRUE(test::calls_matrix_helpers("x; gs_mma16(acc, a, b);"));
   EXPECT_TRUE(test::calls_matrix_helpers("gs_mma16_kmajor (acc, a, 16, b, 16);"));
   EXPECT_TRUE(test::calls_matrix_helpers("gs_mma32_f16(acc, a, b);")) << "a later helper counts too";
+  EXPECT_TRUE(test::calls_matrix_helpers("gs_mma16<gs_in_f16>(acc, a, b);")) << "template arguments (gemm_mma.cu)";
   EXPECT_FALSE(test::calls_matrix_helpers("// gs_mma16(acc, a, b) in prose\n/* gs_mma16(x) */ int y;"));
   EXPECT_FALSE(test::calls_matrix_helpers("#include \"gs_mma.h\"\nGS_MMA_KIND; my_gs_mma16(x);"));
   EXPECT_FALSE(test::calls_matrix_helpers("gs_acc16 acc; gs_acc_zero(acc);"));

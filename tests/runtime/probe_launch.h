@@ -28,7 +28,8 @@ inline int fla_deepest_default_stage() {
 /// to the ~94 KiB at depth 4), never on HIP's 64 KiB (src/fla/fla_probes.cpp).
 inline bool gdn_v2_ring_up(bool cuda) { return cuda; }
 
-/// The defines the probes compile `source` with (src/fla/fla_probes.cpp, probes/gemm_probes.cpp).
+/// The defines the probes compile `source` with (src/fla/fla_probes.cpp, probes/gemm_probes.cpp,
+/// probes/gemm_mma_probe.cpp).
 inline std::vector<std::string> probe_defines(const std::string& source, bool cuda) {
   const std::string stages = "GS_STAGES=" + std::to_string(fla_deepest_default_stage());
   const std::string dk = "GS_DK=" + std::to_string(fla_settings{}.shape.K);
@@ -40,6 +41,7 @@ inline std::vector<std::string> probe_defines(const std::string& source, bool cu
     return {fmt::format("GS_GEMM_BM={}", t.bm), fmt::format("GS_GEMM_BN={}", t.bn), fmt::format("GS_GEMM_BK={}", t.bk),
             fmt::format("GS_GEMM_TM={}", t.tm), fmt::format("GS_GEMM_TN={}", t.tn)};
   }
+  if (source == "gemm_mma.cu") return {fmt::format("GS_MMA_STAGES={}", gemm_mma_tile.stages(cuda))};
   return {};
 }
 
@@ -50,6 +52,7 @@ inline std::optional<unsigned> probe_dynamic_shared(const std::string& kernel, b
   const int stages = fla_deepest_default_stage(), dk = fla_settings{}.shape.K;
   if (kernel == "gdn_v2_prep") return gdn2_prep_smem_bytes(stages);
   if (kernel == "gdn_v2_state") return gdn2_state_smem_bytes(stages, dk, gdn_v2_ring_up(cuda));
+  if (kernel == "gemm_mma_bf16" || kernel == "gemm_mma_f16") return gemm_mma_tile.stages(cuda) * gemm_mma_tile.stage_bytes();
   return std::nullopt;
 }
 

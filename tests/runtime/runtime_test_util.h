@@ -36,7 +36,8 @@ inline std::vector<compile_request> all_kernel_sources() {
 }
 
 /// Whether a kernel source calls a matrix helper of kernels/gs_mma.h: an identifier starting
-/// with gs_mma (gs_mma16, gs_mma16_kmajor, any later gs_mma*) followed by '(' outside comments.
+/// with gs_mma (gs_mma16, gs_mma16_kmajor, any later gs_mma*) followed by '(' (after template
+/// arguments, if any) outside comments.
 /// The clang-19 gfx test and the NVRTC test hold such sources to the matrix unit.
 inline bool calls_matrix_helpers(std::string_view source) {
   // Comments out, so a kernel that only mentions gs_mma16 in prose is not counted.
@@ -61,7 +62,16 @@ inline bool calls_matrix_helpers(std::string_view source) {
     if (at > 0 && ident(code[at - 1])) continue;
     size_t end = at;
     while (end < code.size() && ident(code[end])) ++end;
-    while (end < code.size() && (code[end] == ' ' || code[end] == '\t' || code[end] == '\n')) ++end;
+    auto skip_space = [&] {
+      while (end < code.size() && (code[end] == ' ' || code[end] == '\t' || code[end] == '\n')) ++end;
+    };
+    skip_space();
+    if (end < code.size() && code[end] == '<') {  // template arguments: gs_mma16<E>(...)
+      end = code.find('>', end);
+      if (end == std::string::npos) return false;
+      ++end;
+      skip_space();
+    }
     if (end < code.size() && code[end] == '(') return true;
   }
   return false;
