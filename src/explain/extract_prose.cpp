@@ -70,7 +70,9 @@ bool gpu_label_line(std::string_view line) {
                                        "gpu name",     "gpu type",      "gpu info",    "graphics",     "graphics card",
                                        "graphics cards", "video card",  "card",        "accelerator",  "accelerators",
                                        "hardware",     "gpu hardware",  "device",      "devices",      "gpu device",
-                                       "gpu/accelerator", "gpu and driver", "gpu & driver", "hardware details"};
+                                       "gpu/accelerator", "gpu and driver", "gpu & driver", "hardware details",
+                                       // dxdiag's "Card name:", Device Manager's adapter, wmic's VideoController
+                                       "card name", "display adapter", "display adapters", "video controller"};
   return std::find(std::begin(labels), std::end(labels), t) != std::end(labels);
 }
 
@@ -373,6 +375,7 @@ void scan_prose(paste_scan& s) {
     host_facts(s, i, l, lower);
     versions(s, i, l, lower);
     scan_app_log_line(s, i, l, lower);
+    scan_windows_line(s, i, l, lower);
   }
 }
 

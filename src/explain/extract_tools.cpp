@@ -189,6 +189,64 @@ void rocminfo(paste_scan& s, size_t i, const std::string& l) {
   }
 }
 
+/// The cells of a boxed table row ("| a | b | c |" -> "a", "b", "c"), trimmed.
+std::vector<std::string> smi_cells(const std::string& row) {
+  std::vector<std::string> out;
+  std::string t = trim_copy(row);
+  if (t.size() < 2 || t.front() != '|') return out;
+  for (std::string_view c : scan::split(std::string_view(t).substr(1, t.back() == '|' ? t.size() - 2 : std::string::npos), '|'))
+    out.push_back(trim_copy(c));
+  return out;
+}
+
+/// nvidia-smi's compute mode as NVML names it: the table says "Default", "E. Process", "E. Thread",
+/// "Prohibited"; -q says "Exclusive_Process". "" for anything else.
+std::string smi_compute_mode(std::string_view v) {
+  std::string l = lower_copy(trim_copy(v));
+  if (l == "default") return "Default";
+  if (l == "e. process" || l == "exclusive_process") return "Exclusive_Process";
+  if (l == "e. thread" || l == "exclusive_thread") return "Exclusive_Thread";
+  if (l == "prohibited") return "Prohibited";
+  return "";
+}
+
+/// The state nvidia-smi's table shows for the GPU whose name row is `j` (layout of driver 450 on):
+///   |   0  NVIDIA GeForce RTX 4070        Off |   00000000:2D:00.0  On |                  N/A |
+///   |  0%   36C    P5             17W /  200W |     430MiB /  12282MiB |      1%      Default |
+///   |                                         |                        |                  N/A |
+/// name row: persistence mode (On/Off; Windows prints the driver model, WDDM or TCC, there) and
+/// the volatile uncorrected ECC count ("N/A": ECC off or absent); next row: the compute mode after
+/// the utilisation; the third row, on MIG-capable drivers: the MIG mode (Enabled/Disabled/N/A).
+/// Columns with "ERR!" or "Unknown Error" are left unset.
+card_state smi_row_state(const paste_scan& s, size_t j) {
+  card_state c;
+  std::vector<std::string> name_row = smi_cells(s.lines[j]);
+  if (name_row.size() >= 3) {
+    std::string last = name_row[0].substr(name_row[0].find_last_of(' ') + 1);
+    if (last == "On" || last == "Off") c.persistence_mode = last == "On";
+    if (auto n = scan::parse_u64(name_row[2])) {
+      c.ecc_enabled = true;
+      c.ecc_uncorrected = double(*n);
+    }
+  }
+  if (j + 1 < s.lines.size()) {
+    std::vector<std::string> use_row = smi_cells(s.lines[j + 1]);
+    if (use_row.size() >= 3) {
+      size_t pct = use_row[2].find('%');
+      std::string mode = smi_compute_mode(pct == std::string::npos ? use_row[2] : use_row[2].substr(pct + 1));
+      c.compute_mode = mode;
+    }
+  }
+  if (j + 2 < s.lines.size()) {
+    std::vector<std::string> mig_row = smi_cells(s.lines[j + 2]);
+    if (mig_row.size() >= 3 && mig_row[0].empty() && mig_row[1].empty()) {
+      if (mig_row[2] == "Enabled") c.mig_enabled = true;
+      if (mig_row[2] == "Disabled") c.mig_enabled = false;
+    }
+  }
+  return c;
+}
+
 void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
   // "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |"; drivers
   // from 610 on say "KMD Version: 610.57.04     CUDA UMD Version: 13.3".
@@ -213,12 +271,18 @@ void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
       size_t sp = cell.find(' ');
       if (sp == std::string::npos) continue;
       std::string name = trim_copy(cell.substr(sp));
-      for (std::string_view suffix : {" On", " Off"})
-        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      // The name row ends in the persistence mode on Linux and in the driver model on Windows
+      // ("NVIDIA GeForce RTX 4090      WDDM"): a WDDM or TCC driver model is a Windows host.
+      for (std::string_view suffix : {" On", " Off", " WDDM", " TCC"})
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
           name = trim_copy(name.substr(0, name.size() - suffix.size()));
+          if (suffix == " WDDM" || suffix == " TCC") s.propose("host.os_id", "windows", j, k, weight::labelled);
+        }
       if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
-          name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
+          name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos) {
         propose_gpu(s, "", name, j, k, weight::tool_output);
+        s.cards[j] = smi_row_state(s, j);
+      }
     }
     return;
   }
@@ -238,6 +302,16 @@ void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
     s.kind(k);
     s.gpu_list = true;
     propose_gpu(s, "", value, i, k, weight::tool_output);
+    s.cards[i] = card_state{};
+  } else if (s.cards.empty() || s.gpus.empty() || s.gpus.back().from != k) {
+    return;
+  } else if (card_state& c = s.cards[s.gpus.back().line]; label == "Compute Mode") {
+    // The state lines of the GPU block whose "Product Name" came last.
+    c.compute_mode = smi_compute_mode(value);
+  } else if (label == "Persistence Mode") {
+    if (value == "Enabled" || value == "Disabled") c.persistence_mode = value == "Enabled";
+  } else if (label == "Current" && i > 0 && trim_copy(s.lines[i - 1]) == "MIG Mode") {
+    if (value == "Enabled" || value == "Disabled") c.mig_enabled = value == "Enabled";
   }
 }
 
@@ -320,6 +394,12 @@ void installed_rocm(paste_scan& s, size_t i, const std::string& l) {
   };
   if (t.find("/opt/rocm") != std::string::npos && t.find(".info/version") != std::string::npos) {
     if (auto v = next_line_version()) s.propose("rocm.version", major_minor_patch(*v), i + 1, "rocm .info/version", weight::tool_output);
+    return;
+  }
+  // hipcc --version / hipconfig --full: "HIP version: 6.2.41133-dd7f95766" (the installed HIP,
+  // whose major.minor is the ROCm release); not collect_env's "HIP runtime version", torch's own build.
+  if (auto v = after_label(t, "HIP version:"); v && !v->empty() && std::isdigit(static_cast<unsigned char>((*v)[0]))) {
+    s.propose("rocm.version", hip_major_minor(*v), i, "hipcc", weight::labelled);
     return;
   }
   if (t.find("hipconfig --version") != std::string::npos || t.find("hipconfig -v") != std::string::npos) {

@@ -202,6 +202,8 @@ void assemble(paste_scan& s, paste_reading& out) {
       f.host.in_container = true;
     } else if (key == "host.ram_bytes") {
       f.host.ram_total_bytes = std::strtoull(v.c_str(), nullptr, 10);
+    } else if (key.rfind("app.", 0) == 0) {
+      f.apps[key.substr(4)] = v;
     } else if (key == "python.version") {
       f.python.version = v;
       f.python.found = true;
@@ -240,6 +242,7 @@ void assemble(paste_scan& s, paste_reading& out) {
     gi.vendor = std::string(vendor_of_arch(g.arch));
     gi.name = g.name;
     gi.source = "paste:" + g.from;
+    if (auto c = s.cards.find(g.line); c != s.cards.end() && g.weight == weight::tool_output) gi.card = c->second;
     if (gi.vendor == "amd") {
       if (const arch_family* fam = find_amd_family(tables, g.arch)) {
         gi.family = fam->family;
@@ -359,33 +362,6 @@ std::string strip_stray_backtick(std::string s) {
   return s;
 }
 
-/// Issue forms put each answer under its own heading ("### OS" then "Windows"): a one-line answer
-/// under a heading the extractors know becomes "OS: Windows", read like any labelled line.
-void label_issue_form_answers(std::vector<std::string>& lines) {
-  static constexpr std::pair<std::string_view, std::string_view> labels[] = {
-      {"os", "OS:"},           {"operating system", "OS:"},         {"os version", "OS:"},
-      {"platform", "OS:"},     {"operating system version", "OS:"}, {"gpu", "GPU:"},
-      {"gpus", "GPU:"},        {"gpu model", "GPU:"},               {"graphics card", "GPU:"},
-      {"hardware", "GPU:"},    {"rocm version", "ROCm version:"},   {"python version", "Python version:"},
-      {"pytorch version", "PyTorch version:"},                      {"torch version", "PyTorch version:"},
-      {"nvidia driver version", "Nvidia driver version:"}};
-  auto blank = [](const std::string& l) { return l.find_first_not_of(" \t") == std::string::npos; };
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view h(lines[i]);
-    size_t hashes = h.find_first_not_of('#');
-    if (hashes < 2 || hashes > 4 || hashes == std::string_view::npos || h[hashes] != ' ') continue;
-    std::string heading = lower_copy(trim_copy(h.substr(hashes)));
-    auto it = std::find_if(std::begin(labels), std::end(labels), [&](auto& p) { return p.first == heading; });
-    if (it == std::end(labels)) continue;
-    size_t j = i + 1;
-    while (j < lines.size() && blank(lines[j])) ++j;
-    if (j >= lines.size() || lines[j].rfind("#", 0) == 0 || lines[j].size() > 200) continue;
-    if (j + 1 < lines.size() && !blank(lines[j + 1]) && lines[j + 1].rfind("#", 0) != 0) continue;  // a block, not one line
-    std::string answer = trim_copy(lines[j]);
-    if (lower_copy(answer).rfind(lower_copy(it->second), 0) != 0) lines[j] = std::string(it->second) + " " + answer;
-  }
-}
-
 std::vector<std::string> normalise_paste(std::string_view text) {
   std::vector<std::string> lines;
   size_t pos = 0;
@@ -411,7 +387,7 @@ paste_reading read_paste(std::string_view text) {
   text = text.substr(0, kMaxPasteBytes);
   paste_reading out;
   out.lines = normalise_paste(text);
-  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}, {}};
+  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}, {}, {}};
   for (const std::string& l : out.lines) {
     std::string_view t(l);
     if (t.rfind("### ", 0) == 0 || t.find("<details>") != std::string_view::npos) {
