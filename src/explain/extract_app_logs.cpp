@@ -131,7 +131,7 @@ std::optional<std::string> version_after(const std::string& l, size_t from) {
   size_t q = from;
   while (q < l.size() && (l[q] == ' ' || l[q] == '(' || l[q] == 'v' || l[q] == ':' || l[q] == '=')) ++q;
   if (q >= l.size() || !scan::is_digit(l[q])) return std::nullopt;
-  auto v = first_version(l, q);
+  auto v = first_version(std::string_view(l).substr(q));  // from q: "v0.6" has a letter before the digits
   if (!v || l.compare(q, v->size(), *v) != 0) return std::nullopt;
   return v;
 }

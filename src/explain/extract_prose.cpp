@@ -326,9 +326,11 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     break;
   }
   // nvcc --version: "Cuda compilation tools, release 12.4, V12.4.131".
+  // The "V12.4.131" build is read from after its letter (first_version skips digits glued to one).
   if (size_t p = l.find("Cuda compilation tools, release "); p != std::string::npos) {
     size_t v = l.find(", V", p);
-    if (auto ver = first_version(l, v == std::string::npos ? p : v + 3)) s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
+    if (auto ver = first_version(std::string_view(l).substr(v == std::string::npos ? p : v + 3)))
+      s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
   }
   // ROCm: "ROCm version: 6.2.0", "/opt/rocm-6.2.0/...", "ROCm 6.4.1", "rocm-6.4" but not torch's
   // "+rocm6.2" or a wheel index ".../whl/rocm6.2", which say what torch was built for.

@@ -18,6 +18,11 @@ namespace {
 
 bool blank(const std::string& l) { return l.find_first_not_of(" \t") == std::string::npos; }
 
+/// "CUDA version" under a heading or in a table cell is left as it is: there users write the
+/// toolkit, the wheel's CUDA or the driver's alike, three facts a rule must not confuse
+/// (nvidia-smi's header and nvcc's line say which is which).
+bool ambiguous_cuda_label(const std::string& lower_label) { return lower_label == "cuda version" || lower_label == "cuda"; }
+
 /// The label an answer under `heading` (lower-cased) is given, "" when the heading asks for
 /// something no extractor reads. A heading that ends in "version" ("Ollama version", "vLLM
 /// version", "ComfyUI version") is its own label: the package and application readers know them.
@@ -49,10 +54,8 @@ std::string label_for_heading(const std::string& heading) {
       {"gpu driver version", "Driver version:"},
       {"kernel version", "Kernel version:"},
       {"kernel", "Kernel version:"},
-      {"linux kernel", "Kernel version:"},
-      // What users type under "CUDA version" is read as the inline "CUDA Version: 12.4" is (the
-      // driver's, as nvidia-smi's header says it); nvcc's own line says the toolkit's.
-      {"cuda version", "CUDA Version:"}};
+      {"linux kernel", "Kernel version:"}};
+  if (ambiguous_cuda_label(heading)) return "";
   for (auto [h, label] : labels)
     if (h == heading) return std::string(label);
   if (heading.size() > 8 && heading.size() < 40 && heading.ends_with(" version") &&
@@ -108,7 +111,8 @@ void label_table_rows(std::vector<std::string>& lines) {
     for (size_t p = value.find('`'); p != std::string::npos; p = value.find('`')) value.erase(p, 1);
     value = trim_copy(value);
     if (label.empty() || label.size() > 40 || !std::isalpha(static_cast<unsigned char>(label[0])) ||
-        label.find("  ") != std::string::npos || value.empty() || value.find_first_not_of("-: ") == std::string::npos)
+        label.find("  ") != std::string::npos || value.empty() || value.find_first_not_of("-: ") == std::string::npos ||
+        ambiguous_cuda_label(lower_copy(label)))
       continue;
     l = label + ": " + value;
   }

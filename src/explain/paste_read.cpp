@@ -95,6 +95,23 @@ bool is_fence(std::string_view t) {
   return t.find(t.substr(0, 3), 3) == std::string_view::npos;
 }
 
+/// "[536.23](https://us.download.nvidia.com/...)" -> "536.23": a Markdown link reads as its text
+/// (keylase/nvidia-patch#666: "- Nvidia driver version: [536.23](https://...)"). Only links to
+/// a web address: "[0](...)" in a traceback's list repr stays.
+std::string strip_markdown_links(std::string s) {
+  for (size_t p = s.find("](http"); p != std::string::npos; p = s.find("](http", p)) {
+    size_t open = s.rfind('[', p), close = s.find(')', p);
+    if (open == std::string::npos || close == std::string::npos || s.find(']', open) != p) {
+      p += 6;
+      continue;
+    }
+    s.erase(p, close - p + 1);  // "](url)"
+    s.erase(open, 1);           // "["
+    p = open;
+  }
+  return s;
+}
+
 std::string strip_inline_fences(std::string s) {
   for (size_t p = s.find("```"); p != std::string::npos; p = s.find("```", p)) s.erase(p, 3);
   return s;
@@ -375,7 +392,7 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
     if (!is_fence(trim_copy(l)))
-      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_bold_words(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l))))))));
+      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_markdown_links(strip_bold_words(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))))))));
     if (end == text.size()) break;
     pos = end + 1;
   }

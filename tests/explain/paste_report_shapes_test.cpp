@@ -67,11 +67,21 @@ TEST(PasteReportShapes, MarkdownTableRowsAreLabelledLines) {
   EXPECT_EQ(smi[1].front(), '|');
 }
 
+TEST(PasteReportShapes, AMarkdownLinkReadsAsItsText) {
+  // keylase/nvidia-patch#666: the driver version links to its download.
+  auto f = shape_facts(read_paste("- Nvidia driver version: [536.23](https://us.download.nvidia.com/Windows/536.23/"
+                                  "536.23-desktop-win10-win11-64bit-international-dch-whql.exe)\n- GPU Model: GTX 1660Ti\n- OS: Windows 10\n"));
+  EXPECT_EQ(f["nvidia.driver"], "536.23");
+  EXPECT_EQ(normalise_paste("x = a[0](y)\n")[0], "x = a[0](y)");
+}
+
 TEST(PasteReportShapes, AHeadingOverABlockOrAnotherQuestionIsNoAnswer) {
   // "### Steps to reproduce" is no fact's heading; a version heading over a traceback is a block.
   auto f = shape_facts(read_paste("### Steps to reproduce\n\nUbuntu 22.04 worked before\n\n### vLLM version\n\n"
                                   "Traceback (most recent call last):\n  File \"x.py\", line 1\n"));
   EXPECT_EQ(f.count("pkg.vllm"), 0u);
+  // "CUDA version" may be the toolkit, the wheel or the driver: not read as the driver's.
+  EXPECT_EQ(shape_facts(read_paste("### CUDA version\n\n12.1\n\n| CUDA Version | 12.1 |\n")).count("cuda.driver_api"), 0u);
 }
 
 // --- b. Windows ----------------------------------------------------------------------------------
