@@ -94,9 +94,10 @@ void scan_windows_line(paste_scan& s, size_t i, const std::string& l, const std:
         s.propose("host.os_id", "windows", i, "windows driver", weight::labelled);
       }
     }
+  // As strong as a distribution named in prose: "Windows 11 10.0.22621, WSL Ubuntu 24.04.2" names both.
   if (auto r = windows_release_of_build(lower)) {
-    s.propose("host.os_id", "windows", i, "text", weight::labelled);
-    s.propose("host.os_version", *r, i, "text", weight::labelled);
+    s.propose("host.os_id", "windows", i, "text", weight::prose);
+    s.propose("host.os_version", *r, i, "text", weight::prose);
   }
   if (auto v = adrenalin_release(lower, l)) {
     s.propose("app.adrenalin", *v, i, "text", weight::labelled);
@@ -105,7 +106,11 @@ void scan_windows_line(paste_scan& s, size_t i, const std::string& l, const std:
   // WSL2's GPU is the Windows driver's, behind the dxgkrnl paravirtual device: its kernel log
   // says "misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22".
   if (lower.find("dxgk") != std::string::npos || lower.find("misc dxg") != std::string::npos)
-    s.propose("host.container_kind", "wsl", i, "kernel log", weight::labelled);
+    s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
+  // microsoft/WSL's issue form: "- [X] WSL 2" ticked, "WSL version: 2.0.14.0" (`wsl --version`).
+  if (lower.find("[x] wsl 2") != std::string::npos) s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
+  if (auto v = after_label(l, "WSL version:"); v && !v->empty() && scan::is_digit((*v)[0]))
+    s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
 }
 
 }  // namespace gs

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "detect/gpu_tables.h"
 #include "core/text_scan.h"
@@ -148,7 +149,39 @@ bool same_reading(const std::string& a, const std::string& b) {
   return x == y;
 }
 
+/// Inside WSL the OS facts are the Linux distribution's, as live detection reads them from
+/// os-release there; the Windows below it ("Microsoft Windows [Version 10.0.22000.778]" in WSL's
+/// issue form) is not host.os_*. So where the machine's own lines say WSL (its kernel, its
+/// /usr/lib/wsl, dxg, WSL's form: proposals from "wsl", not "WSL2" in a sentence), a host.os_id
+/// of "windows" and the host.os_version read on the same line are set aside.
+void windows_below_wsl(paste_scan& s) {
+  bool wsl = false;
+  for (const pasted_fact& p : s.facts) wsl = wsl || (p.key == "host.container_kind" && p.value == "wsl" && p.from == "wsl");
+  if (!wsl) return;
+  std::set<size_t> windows_lines;
+  for (const pasted_fact& p : s.facts)
+    if (p.key == "host.os_id" && p.value == "windows") windows_lines.insert(p.line);
+  size_t kept = 0;
+  for (size_t i = 0; i < s.facts.size(); ++i) {
+    if ((s.facts[i].key == "host.os_id" || s.facts[i].key == "host.os_version") && windows_lines.count(s.facts[i].line)) continue;
+    if (kept != i) {  // a self-move would empty the strings
+      s.facts[kept] = std::move(s.facts[i]);
+      s.weights[kept] = s.weights[i];
+    }
+    ++kept;
+  }
+  s.facts.resize(kept);
+  s.weights.resize(kept);
+}
+
+/// "7.0.9" and "7.0.9-1-cachyos", "6.2" and "6.2.4": the longer says the same and more.
+bool extends(const std::string& longer, const std::string& shorter) {
+  return longer.size() > shorter.size() && longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer[shorter.size()] == '.' || longer[shorter.size()] == '-');
+}
+
 void assemble(paste_scan& s, paste_reading& out) {
+  windows_below_wsl(s);
   machine_facts& f = out.facts;
   f.coverage.partial = true;
   f.coverage.env_complete = s.env_dump;
@@ -165,12 +198,17 @@ void assemble(paste_scan& s, paste_reading& out) {
   std::map<std::string, size_t> winner;
   for (size_t i = 0; i < s.facts.size(); ++i) {
     auto [it, fresh] = winner.emplace(s.facts[i].key, i);
-    if (!fresh && s.weights[i] > s.weights[it->second]) it->second = i;
+    // At equal weight a reading that extends the one held wins: the kernel form answer "7.0.9" and
+    // the build log's "7.0.9-1-cachyos" are one kernel, told more exactly by the second.
+    if (!fresh && (s.weights[i] > s.weights[it->second] ||
+                   (s.weights[i] == s.weights[it->second] && extends(s.facts[i].value, s.facts[it->second].value))))
+      it->second = i;
   }
   std::map<std::string, size_t> conflict;  // key -> the first other reading at the winner's weight
   for (size_t j = 0; j < s.facts.size(); ++j) {
     size_t i = winner.at(s.facts[j].key);
     if (j != i && s.weights[j] == s.weights[i] && !same_reading(s.facts[j].value, s.facts[i].value) &&
+        !extends(s.facts[i].value, s.facts[j].value) &&
         s.facts[j].key.rfind("env.", 0) != 0)
       conflict.emplace(s.facts[j].key, j);
   }

@@ -46,6 +46,10 @@ TEST(PasteReportShapes, IssueFormAnswersUnderHeadings) {
                                  "AMD Radeon RX 7900 XTX\nAMD Radeon 780M\n");
   auto f = shape_facts(two);
   EXPECT_EQ(f["host.kernel"], "6.8.0-49-generic");
+  // Frogging-Family/nvidia-all#379: the form's "7.0.9" and the log's "7.0.9-1-cachyos" are one kernel.
+  EXPECT_EQ(shape_facts(read_paste("### Kernel version\n\n7.0.9\n\nError! Bad return status for module build on kernel: "
+                                   "7.0.9-1-cachyos (x86_64)\n"))["host.kernel"],
+            "7.0.9-1-cachyos");
   EXPECT_EQ(f["nvidia.driver"], "560.35.03");
   ASSERT_EQ(two.facts.gpus.size(), 2u);
   EXPECT_TRUE(two.ambiguities.empty());
@@ -122,6 +126,12 @@ TEST(PasteReportShapes, WindowsNvidiaSmiAndWslMarkers) {
   EXPECT_EQ(f["host.os_id"], "windows");
   ASSERT_EQ(w.facts.gpus.size(), 1u);
   EXPECT_EQ(w.facts.gpus[0].name, "NVIDIA GeForce RTX 4090");
+  // Inside WSL the OS is the distribution, not the Windows below it (microsoft/WSL#8587's form).
+  auto wsl = shape_facts(read_paste("### Windows Version\n\nMicrosoft Windows [Version 10.0.22000.778]\n\n### WSL Version\n\n"
+                                    "- [X] WSL 2\n- [ ] WSL 1\n\n### Distro Version\n\nUbuntu 22.04\n"));
+  EXPECT_EQ(wsl["host.os_id"], "ubuntu");
+  EXPECT_EQ(wsl["host.os_version"], "22.04");
+  EXPECT_EQ(wsl["host.container_kind"], "wsl");
   // WSL2's paravirtual GPU in the kernel log.
   EXPECT_EQ(shape_facts(read_paste("[    2.118232] misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22\n"))["host.container_kind"], "wsl");
 }
