@@ -223,8 +223,11 @@ size_t conda_env_export(paste_scan& s, size_t i) {
       continue;
     }
     std::vector<std::string_view> f = scan::split(t, '=');  // "pytorch", "2.1.0", "py3.10_cuda12.1_cudnn8.9.2_0"
-    if (f.size() < 2 || f[0].empty() || !std::all_of(f[0].begin(), f[0].end(), name_char) || !looks_like_version(f[1])) continue;
-    propose_pkg(s, std::string(f[0]), std::string(f[1]), j, "conda env", weight::tool_output);
+    if (f.size() < 2 || f[0].empty() || !std::all_of(f[0].begin(), f[0].end(), name_char)) continue;
+    std::string_view ver = f[1];
+    if (ver.ends_with(".*")) ver.remove_suffix(2);  // environment.yml pins a series: "python=3.11.*" is 3.11
+    if (!looks_like_version(ver)) continue;
+    propose_pkg(s, std::string(f[0]), std::string(ver), j, "conda env", weight::tool_output);
     if (f.size() >= 3 && is_conda_torch(f[0])) conda_torch_build(s, f[2], j, "conda env", weight::tool_output);
     ++rows;
   }

@@ -230,6 +230,10 @@ TEST(PasteReportShapes, PackagesFromMetadataFoldersEnvExportsAndPaths) {
   EXPECT_EQ(env["torch.cuda"], "12.1");
   EXPECT_EQ(env["pkg.transformers"], "4.36.2");
   EXPECT_EQ(env["python.version"], "3.10.13");
+  // An environment.yml pins series (dphnAI/sonar#784): "python=3.11.*" is 3.11.
+  auto yml = shape_facts(read_paste("dependencies:\n  - python=3.11.*\n  - pytorch-cuda=12.4.*\n"));
+  EXPECT_EQ(yml["python.version"], "3.11");
+  EXPECT_EQ(yml["pkg.pytorch-cuda"], "12.4");
   auto tb = shape_facts(read_paste(
       "  File \"/home/u/miniconda3/envs/pytorch/lib/python3.12/site-packages/torch/cuda/__init__.py\", line 310, in _lazy_init\n"));
   EXPECT_EQ(tb["python.version"], "3.12");
