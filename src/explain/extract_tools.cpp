@@ -4,6 +4,7 @@
 // rocminfo.cc, nvidia-smi's layout); each is looked for by a cheap prefix test on every line.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 #include "explain/gpu_names.h"
@@ -315,6 +316,39 @@ void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
   }
 }
 
+/// `nvidia-smi --query-gpu=index,name,driver_version,compute_cap,compute_mode --format=csv`, the
+/// query GS-NV-200's fix asks for: a header of the asked fields ("index, name, driver_version,
+/// compute_cap, compute_mode", units after a space: "memory.total [MiB]"), then one row per GPU.
+void nvidia_smi_query_csv(paste_scan& s, size_t i, const std::string& l) {
+  if (l.find("driver_version") == std::string::npos && l.find("compute_mode") == std::string::npos &&
+      l.find("compute_cap") == std::string::npos)
+    return;
+  std::vector<std::string> head;
+  for (std::string_view f : scan::split(l, ',')) head.push_back(trim_copy(f.substr(0, f.find(" ["))));
+  auto col = [&](std::string_view name) -> size_t { return std::find(head.begin(), head.end(), name) - head.begin(); };
+  // Every field is a query name (lower case, dots and underscores): not a sentence naming one.
+  for (const std::string& h : head)
+    if (h.empty() || !std::all_of(h.begin(), h.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '.' || c == '_'; }))
+      return;
+  const char* k = "nvidia-smi --query-gpu";
+  for (size_t j = i + 1; j < s.lines.size() && j < i + 17; ++j) {
+    std::vector<std::string> row;
+    for (std::string_view f : scan::split(s.lines[j], ',')) row.push_back(trim_copy(f));
+    if (row.size() != head.size()) break;
+    s.kind(k);
+    auto cell = [&](std::string_view name) { return col(name) < row.size() ? row[col(name)] : std::string(); };
+    if (std::string d = cell("driver_version"); !d.empty() && !unknown_value(d)) s.propose("nvidia.driver", d, j, k, weight::tool_output);
+    std::string arch;
+    if (std::string cc = cell("compute_cap"); cc.size() >= 3 && cc.find('.') != std::string::npos)
+      arch = "sm_" + cc.substr(0, cc.find('.')) + cc.substr(cc.find('.') + 1);
+    std::string name = cell("name");
+    if (arch.empty() && name.empty()) continue;
+    size_t before = s.gpus.size();
+    propose_gpu(s, arch, name.empty() ? arch : name, j, k, weight::tool_output);
+    if (s.gpus.size() > before) s.cards[j].compute_mode = smi_compute_mode(cell("compute_mode"));
+  }
+}
+
 void amd_smi_and_others(paste_scan& s, size_t i, const std::string& l) {
   std::string t = trim_copy(l);
   // amd-smi static: "MARKET_NAME: AMD Radeon RX 7900 XTX", "TARGET_GRAPHICS_VERSION: gfx1100";
@@ -397,9 +431,17 @@ void installed_rocm(paste_scan& s, size_t i, const std::string& l) {
     return;
   }
   // hipcc --version / hipconfig --full: "HIP version: 6.2.41133-dd7f95766" (the installed HIP,
-  // whose major.minor is the ROCm release); not collect_env's "HIP runtime version", torch's own build.
-  if (auto v = after_label(t, "HIP version:"); v && !v->empty() && std::isdigit(static_cast<unsigned char>((*v)[0]))) {
+  // whose major.minor is the ROCm release from ROCm 3 on; the HIP 1.5 of ROCm 2's hipconfig is
+  // not a ROCm number, justxi/rocm#78); not collect_env's "HIP runtime version", torch's own build.
+  if (auto v = after_label(unpad_label(t), "HIP version:"); v && !v->empty() && std::isdigit(static_cast<unsigned char>((*v)[0])) &&
+                                                          std::atoi(v->c_str()) >= 3) {
     s.propose("rocm.version", hip_major_minor(*v), i, "hipcc", weight::labelled);
+    return;
+  }
+  // `uname -r` and its answer on the next line: "6.8.0-49-generic".
+  if (t.ends_with("uname -r") && i + 1 < s.lines.size()) {
+    std::string k = trim_copy(s.lines[i + 1]);
+    if (auto v = first_version(k); v && *v == k && k.find('.') != std::string::npos) s.propose("host.kernel", k, i + 1, "uname -r", weight::tool_output);
     return;
   }
   if (t.find("hipconfig --version") != std::string::npos || t.find("hipconfig -v") != std::string::npos) {
@@ -455,6 +497,7 @@ void scan_tool_outputs(paste_scan& s) {
     hf_env(s, i, l);
     rocminfo(s, i, l);
     nvidia_smi(s, i, l);
+    nvidia_smi_query_csv(s, i, l);
     amd_smi_and_others(s, i, l);
     installed_rocm(s, i, l);
   }

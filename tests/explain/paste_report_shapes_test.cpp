@@ -192,6 +192,20 @@ TEST(PasteReportShapes, NvidiaSmiQueryStateAndTheTwoCudaVersions) {
   EXPECT_EQ(q.facts.stack.cuda_toolkit_version, "12.1.105");
 }
 
+TEST(PasteReportShapes, NvidiaSmiQueryCsv) {
+  // The query GS-NV-200's fix asks for, as pasted back.
+  paste_reading r = read_paste("$ nvidia-smi --query-gpu=index,name,driver_version,compute_cap,compute_mode --format=csv\n"
+                               "index, name, driver_version, compute_cap, compute_mode\n"
+                               "0, NVIDIA GeForce RTX 4090, 550.54.14, 8.9, Exclusive_Process\n"
+                               "1, NVIDIA GeForce RTX 4090, 550.54.14, 8.9, Default\n");
+  EXPECT_EQ(shape_facts(r)["nvidia.driver"], "550.54.14");
+  ASSERT_EQ(r.facts.gpus.size(), 2u);
+  EXPECT_EQ(r.facts.gpus[0].card.compute_mode, "Exclusive_Process");
+  EXPECT_EQ(r.facts.gpus[1].card.compute_mode, "Default");
+  // A sentence that names the fields is no header.
+  EXPECT_EQ(read_paste("I checked driver_version, compute_mode\n0, 1\n").facts.gpus.size(), 0u);
+}
+
 // --- d. applications' own versions ---------------------------------------------------------------
 
 TEST(PasteReportShapes, ApplicationsSayTheirOwnVersion) {
@@ -239,11 +253,16 @@ TEST(PasteReportShapes, PackagesFromMetadataFoldersEnvExportsAndPaths) {
   EXPECT_EQ(tb["python.version"], "3.12");
 }
 
+TEST(PasteReportShapes, UnameR) {
+  EXPECT_EQ(shape_facts(read_paste("$ uname -r\n6.8.0-49-generic\n"))["host.kernel"], "6.8.0-49-generic");
+  EXPECT_EQ(shape_facts(read_paste("$ uname -r\nLinux\n")).count("host.kernel"), 0u);
+}
+
 TEST(PasteReportShapes, PipShowAndHipcc) {
   // `pip show` and `hipcc --version` as reports paste them (ROCm/ROCm issue bodies).
   auto f = shape_facts(read_paste("$ pip show torch\nName: torch\nVersion: 2.5.1+rocm6.2\nSummary: Tensors and Dynamic neural networks\n"
                                   "Location: /home/u/venv/lib/python3.12/site-packages\n$ hipcc --version\n"
-                                  "HIP version: 6.2.41133-dd7f95766\nAMD clang version 18.0.0git\n"));
+                                  "HIP version  : 6.2.41133-dd7f95766\nAMD clang version 18.0.0git\n"));
   EXPECT_EQ(f["pkg.torch"], "2.5.1+rocm6.2");
   EXPECT_EQ(f["torch.hip"], "6.2");
   EXPECT_EQ(f["rocm.version"], "6.2");
