@@ -308,8 +308,15 @@ void assemble(paste_scan& s, paste_reading& out) {
       gi.compute_capability = digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
       gi.wave_size = 32;
     }
-    f.gpus.push_back(std::move(gi));
+    // The card state a tool's row showed is listed with the GPU it belongs to.
+    const card_state& c = gi.card;
     out.facts_read.push_back({"gpu.arch", g.arch, g.line + 1, g.from});
+    if (!c.compute_mode.empty()) out.facts_read.push_back({"gpu.card_compute_mode", c.compute_mode, g.line + 1, g.from});
+    if (c.persistence_mode) out.facts_read.push_back({"gpu.persistence_mode", *c.persistence_mode ? "true" : "false", g.line + 1, g.from});
+    if (c.mig_enabled) out.facts_read.push_back({"gpu.mig_enabled", *c.mig_enabled ? "true" : "false", g.line + 1, g.from});
+    if (c.ecc_uncorrected)
+      out.facts_read.push_back({"gpu.ecc_uncorrected", std::to_string(static_cast<long long>(*c.ecc_uncorrected)), g.line + 1, g.from});
+    f.gpus.push_back(std::move(gi));
   }
 }
 

@@ -165,6 +165,10 @@ TEST(PasteReportShapes, NvidiaSmiStateColumns) {
   EXPECT_EQ(b.persistence_mode, false);
   EXPECT_EQ(b.mig_enabled, true);
   EXPECT_EQ(b.ecc_uncorrected, 2.0);
+  // Listed with the facts read, beside each GPU.
+  size_t listed = 0;
+  for (const pasted_fact& f : r.facts_read) listed += f.key == "gpu.card_compute_mode";
+  EXPECT_EQ(listed, 2u);
   // "N/A" and "ERR!" leave the column unknown.
   paste_reading err = read_paste(
       "| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
