@@ -7,6 +7,7 @@
 #include <map>
 
 #include "explain/paste.h"
+#include "rules/fact_resolver.h"
 
 namespace gs {
 namespace {
@@ -235,6 +236,23 @@ TEST(PasteReportShapes, ApplicationsSayTheirOwnVersion) {
   // ComfyUI's start-up: its version, not its frontend's.
   auto c = shape_facts(read_paste("ComfyUI version: 0.3.60\nComfyUI frontend version: 1.26.13\n"));
   EXPECT_EQ(c["app.comfyui"], "0.3.60");
+}
+
+TEST(PasteReportShapes, ApplicationVersionsAreRuleFacts) {
+  // app.NAME is a version fact a rule may compare, its .major/.minor numbers; unset when not read.
+  paste_reading r = read_paste("ollama version is 0.5.7\n");
+  fact_context c;
+  c.facts = &r.facts;
+  ASSERT_TRUE(lookup_fact("app.ollama", nullptr).has_value());
+  EXPECT_EQ(lookup_fact("app.ollama", nullptr)->type, fact_type::version);
+  auto v = resolve_fact("app.ollama", c);
+  ASSERT_TRUE(v && v->ver);
+  EXPECT_EQ(v->text, "0.5.7");
+  auto minor = resolve_fact("app.ollama.minor", c);
+  ASSERT_TRUE(minor.has_value());
+  EXPECT_EQ(minor->number, 5);
+  EXPECT_FALSE(resolve_fact("app.llama.cpp", c).has_value());
+  EXPECT_FALSE(lookup_fact("app.", nullptr).has_value());
 }
 
 TEST(PasteReportShapes, PackagesFromMetadataFoldersEnvExportsAndPaths) {
