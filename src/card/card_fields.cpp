@@ -36,6 +36,7 @@ const std::vector<card_text_field>& card_text_fields() {
       {"perf_level", "AMD power_dpm_force_performance_level: auto, low, high, manual, profile_*", &c::perf_level},
       {"compute_partition", "AMD compute partition (SPX, DPX, QPX, CPX)", &c::compute_partition},
       {"vbios", "VBIOS version", &c::vbios},
+      {"compute_mode", "NVIDIA compute mode: Default, Exclusive_Process (one context per GPU), Prohibited", &c::compute_mode},
   };
   return t;
 }
@@ -45,6 +46,7 @@ const std::vector<card_flag_field>& card_flag_fields() {
   static const std::vector<card_flag_field> t = {
       {"ecc_enabled", "ECC is on", &c::ecc_enabled},
       {"mig_enabled", "NVIDIA MIG mode is on", &c::mig_enabled},
+      {"persistence_mode", "NVIDIA persistence mode is on (the driver stays loaded with no client)", &c::persistence_mode},
   };
   return t;
 }

@@ -135,6 +135,13 @@ void read_nvml_card(const nvml_session& s, nvmlDevice_t dev, card_state& c, std:
       c.ecc_uncorrected = double(n);
   }
   if (ask("nvmlDeviceGetMigMode", a.nvmlDeviceGetMigMode, dev, &v, &w)) c.mig_enabled = v == 1;
+  // Names as nvidia-smi --query-gpu=compute_mode prints them (NVML API reference, nvmlComputeMode_t).
+  int mode = 0;
+  if (ask("nvmlDeviceGetComputeMode", a.nvmlDeviceGetComputeMode, dev, &mode)) {
+    static constexpr const char* names[] = {"Default", "Exclusive_Thread", "Prohibited", "Exclusive_Process"};
+    if (mode >= 0 && mode <= 3) c.compute_mode = names[mode];
+  }
+  if (ask("nvmlDeviceGetPersistenceMode", a.nvmlDeviceGetPersistenceMode, dev, &mode)) c.persistence_mode = mode == NVML_FEATURE_ENABLED;
   char vb[NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE] = {};
   if (ask("nvmlDeviceGetVbiosVersion", a.nvmlDeviceGetVbiosVersion, dev, vb, unsigned(sizeof vb))) {
     vb[sizeof vb - 1] = '\0';

@@ -76,6 +76,8 @@ struct card_state {
   std::optional<bool> ecc_enabled;
   std::optional<double> ecc_uncorrected;          ///< volatile (since boot) uncorrected ECC errors
   std::optional<bool> mig_enabled;                ///< NVIDIA MIG mode in force
+  std::optional<bool> persistence_mode;           ///< NVIDIA persistence mode on (nvidia-smi's Persistence-M)
+  std::string compute_mode;                       ///< NVIDIA compute mode: Default, Exclusive_Process, Prohibited
   std::string compute_partition;                  ///< AMD current_compute_partition ("SPX", "CPX")
   std::string vbios;                              ///< VBIOS version ("113-D7090100-100", "96.00.A5.00.01")
   std::vector<card_firmware> firmware;
@@ -279,6 +281,10 @@ struct machine_facts {
   stack_info stack;
   python_info python;
   std::map<std::string, std::string> env;  ///< relevant environment variables, raw values (redaction happens at output)
+  /// Applications outside the Python env, by name, with the version they print about themselves:
+  /// "ollama" -> "0.5.7", "llama.cpp" -> "4404" (its build number), "comfyui" -> "0.3.10",
+  /// "adrenalin" -> "24.12.1" (AMD's Windows driver). Only explain fills it, from pastes.
+  std::map<std::string, std::string> apps;
   std::vector<detection_issue> issues;
   std::vector<device_code_library> device_code;  ///< GPU libraries of the Python env (filled by check)
   topology_info topology;

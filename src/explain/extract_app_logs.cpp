@@ -11,6 +11,7 @@
 //   Python:    "[MSC v.1941 64 bit (AMD64)]" (a Python built with MSVC runs on Windows)
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,61 @@ void comfyui(paste_scan& s, size_t i, const std::string& l, const std::string& l
   }
 }
 
+/// The version in parentheses or after a cue: "(v0.6.3.post1)" -> "0.6.3.post1".
+std::optional<std::string> version_after(const std::string& l, size_t from) {
+  size_t q = from;
+  while (q < l.size() && (l[q] == ' ' || l[q] == '(' || l[q] == 'v' || l[q] == ':' || l[q] == '=')) ++q;
+  if (q >= l.size() || !scan::is_digit(l[q])) return std::nullopt;
+  auto v = first_version(std::string_view(l).substr(q));  // from q: "v0.6" has a letter before the digits
+  if (!v || l.compare(q, v->size(), *v) != 0) return std::nullopt;
+  return v;
+}
+
+/// An application's own words about its version, the version of THIS install:
+///   vLLM:      "INFO 10-16 00:57:12 api_server.py:528] vLLM API server version 0.6.3.post1",
+///              "Initializing an LLM engine (v0.6.1.post2) with config:", "Initializing a V1 LLM engine (v0.9.0.1)"
+///              (vllm/entrypoints/openai/api_server.py, vllm/engine/llm_engine.py)
+///   Ollama:    "ollama version is 0.5.7" (ollama -v), "Warning: client version is 0.5.7",
+///              msg="Listening on 127.0.0.1:11434 (version 0.5.7)" (server/routes.go), "Ollama version: 0.5.7" (its issue form)
+///   llama.cpp: "build: 4404 (0827b2c1) with cc ... for x86_64-linux-gnu" (every tool's log),
+///              "version: 4404 (0827b2c1)" (--version), "main: build = 1547 (6bb4908)" (2023 builds)
+///   ComfyUI:   "ComfyUI version: 0.3.60" (start-up; not "ComfyUI frontend version: 1.26.13")
+/// vLLM is a Python package (pkg.vllm); the others are applications (app.*, machine_facts::apps).
+void tool_versions(paste_scan& s, size_t i, const std::string& l, const std::string& lower) {
+  if (size_t p = lower.find("vllm api server version "); p != std::string::npos) {
+    if (auto v = version_after(l, p + 24)) s.propose("pkg.vllm", *v, i, "vllm", weight::tool_output);
+  } else if (size_t q = lower.find(" llm engine (v"); q != std::string::npos && lower.find("initializing ") != std::string::npos) {
+    if (auto v = version_after(l, q + 13)) s.propose("pkg.vllm", *v, i, "vllm", weight::tool_output);
+  }
+  for (std::string_view cue : {"ollama version is ", "client version is "})
+    if (size_t p = lower.find(cue); p != std::string::npos)
+      if (auto v = version_after(l, p + cue.size())) s.propose("app.ollama", *v, i, "ollama", weight::tool_output);
+  if (size_t p = lower.find("msg=\"listening on "); p != std::string::npos)
+    if (size_t q = lower.find("(version ", p); q != std::string::npos)
+      if (auto v = version_after(l, q + 9)) {
+        s.propose("app.ollama", *v, i, "ollama", weight::tool_output);
+        s.kind("Ollama server log");
+      }
+  if (auto v = after_label(l, "Ollama version:"))
+    if (auto ver = first_version(*v); ver && v->rfind(*ver, 0) == 0) s.propose("app.ollama", *ver, i, "text", weight::labelled);
+  // llama.cpp numbers its builds (b4404); a build line names the commit after the number.
+  auto llama_build = [&](size_t from) {
+    size_t e = from;
+    while (e < l.size() && scan::is_digit(l[e])) ++e;
+    if (e == from || l.compare(e, 2, " (") != 0) return;
+    s.propose("app.llama.cpp", l.substr(from, e - from), i, "llama.cpp", weight::tool_output);
+    s.kind("llama.cpp log");
+  };
+  if (size_t p = lower.find("build: "); p != std::string::npos && lower.find(" with ", p) != std::string::npos && (p == 0 || l[p - 1] == ' '))
+    llama_build(p + 7);
+  else if (size_t b = lower.find("main: build = "); b != std::string::npos)
+    llama_build(b + 14);
+  else if (auto v = after_label(l, "version: "); v && i + 1 < s.lines.size() && s.lines[i + 1].find("built with ") != std::string::npos)
+    llama_build(l.find(*v));
+  if (auto v = after_label(l, "ComfyUI version:"))
+    if (auto ver = first_version(*v); ver && v->rfind(*ver, 0) == 0) s.propose("app.comfyui", *ver, i, "comfyui", weight::tool_output);
+}
+
 void windows_python(paste_scan& s, size_t i, const std::string& l) {
   // sys.version of a Windows CPython: "3.12.7 (tags/v3.12.7:0b05ead, Oct  1 2024) [MSC v.1941 64 bit (AMD64)]".
   if (l.find("[MSC v.") != std::string::npos) s.propose("host.os_id", "windows", i, "python", weight::tool_output);
@@ -137,6 +193,7 @@ void scan_app_log_line(paste_scan& s, size_t i, const std::string& l, const std:
   llama_cpp(s, i, l, lower);
   comfyui(s, i, l, lower);
   windows_python(s, i, l);
+  tool_versions(s, i, l, lower);
 }
 
 }  // namespace gs

@@ -65,11 +65,37 @@ const gpu_table_entry* by_id(const std::vector<gpu_table_entry>& table, uint32_t
   return first;
 }
 
+/// rocm-smi's concise table (ROCm 6): a header "Device  Node  IDs ..." over "(DID,     GUID)", then
+/// one row per GPU, "0       1     0x744c,   58112  31.0°C  21.0W ..." (ollama/ollama#6105): the
+/// third field is the device id. Returns the index of the table's last row.
+size_t rocm_smi_concise(paste_scan& s, size_t i, const gpu_tables& tables) {
+  if (s.lines[i].find("(DID,") == std::string::npos) return i;
+  size_t j = i + 1;
+  bool every_row_named = true;  // the list is whole only when the tables know every id on it
+  for (; j < s.lines.size(); ++j) {
+    std::vector<std::string_view> f = scan::fields(s.lines[j]);
+    if (f.empty() || f[0].find("====") != std::string_view::npos) continue;
+    if (f.size() < 3 || !scan::parse_u64(f[0]) || f[2].rfind("0x", 0) != 0) break;
+    s.kind("rocm-smi");
+    const std::string lower = lower_copy(f[2]);
+    auto dev = hex4(lower, 2);
+    const gpu_table_entry* e = dev ? by_id(tables.amd, *dev, std::nullopt) : nullptr;
+    if (e) s.gpus.push_back({e->arch, e->name, j, "rocm-smi", weight::tool_output});
+    every_row_named = every_row_named && e;
+  }
+  if (j > i + 1 && every_row_named) s.gpu_list = true;
+  return j - 1;
+}
+
 }  // namespace
 
 void scan_pci_listing(paste_scan& s) {
   const gpu_tables& tables = builtin_gpu_tables();
   for (size_t i = 0; i < s.lines.size(); ++i) {
+    if (size_t last = rocm_smi_concise(s, i, tables); last != i) {
+      i = last;
+      continue;
+    }
     const std::string lower = lower_copy(s.lines[i]);
     bool lspci = false;
     for (std::string_view c : kClasses) lspci = lspci || lower.find(c) != std::string::npos;

@@ -162,6 +162,79 @@ bool pip_output(paste_scan& s, size_t i, const std::string& t) {
   return any;
 }
 
+/// Installed distributions as their metadata folders name them: "torch-2.4.1+rocm6.1.dist-info"
+/// (an `ls` of site-packages, a RECORD path in a traceback, pip's "Cannot uninstall ... RECORD file
+/// not found" error); the folder exists only for the version installed there.
+bool dist_info(paste_scan& s, size_t i, const std::string& t) {
+  bool any = false;
+  for (size_t d = t.find(".dist-info"); d != std::string::npos; d = t.find(".dist-info", d + 10)) {
+    size_t b = t.find_last_of(" /\\\"'`(", d);
+    std::string folder = t.substr(b == std::string::npos ? 0 : b + 1, d - (b == std::string::npos ? 0 : b + 1));
+    size_t dash = folder.find('-');  // wheel metadata folders escape '-' in names as '_': one dash
+    if (dash == std::string::npos || dash == 0 || !looks_like_version(std::string_view(folder).substr(dash + 1))) continue;
+    propose_pkg(s, folder.substr(0, dash), folder.substr(dash + 1), i, "dist-info", weight::labelled);
+    any = true;
+  }
+  return any;
+}
+
+/// `pip show torch`: "Name: torch" then "Version: 2.5.1+cu124" on the next line (pip's own layout,
+/// pip/_internal/commands/show.py). Returns true on the Name line of such a pair.
+bool pip_show(paste_scan& s, size_t i, const std::string& t) {
+  auto name = after_label(t, "Name: ");
+  if (!name || name->empty() || !std::all_of(name->begin(), name->end(), name_char) || i + 1 >= s.lines.size()) return false;
+  auto ver = after_label(s.lines[i + 1], "Version: ");
+  if (!ver || !looks_like_version(*ver) || ver->find(' ') != std::string::npos) return false;
+  propose_pkg(s, *name, *ver, i + 1, "pip show", weight::tool_output);
+  s.kind("pip show");
+  return true;
+}
+
+/// A site-packages path names the interpreter that owns it: ".../lib/python3.10/site-packages/torch/..."
+/// (every traceback through an installed package). A line with two versions says nothing.
+void python_of_site_packages(paste_scan& s, size_t i, const std::string& t) {
+  std::string found;
+  for (std::string_view dir : {"/site-packages", "/dist-packages"})
+    for (size_t p = t.find(dir); p != std::string::npos; p = t.find(dir, p + 1)) {
+      size_t py = t.rfind("/python", p);
+      if (py == std::string::npos || p - py > 12) continue;
+      std::string v = t.substr(py + 7, p - py - 7);  // "3.10"
+      if (v.empty() || !looks_like_version(v) || v.find_first_not_of("0123456789.") != std::string::npos) continue;
+      if (!found.empty() && found != v) return;
+      found = v;
+    }
+  if (!found.empty()) s.propose("python.version", found, i, "path", weight::prose);
+}
+
+/// `conda env export` / environment.yml: "dependencies:" then "  - pytorch=2.1.0=py3.10_cuda12.1_cudnn8.9.2_0"
+/// (conda: name=version=build) and, under "  - pip:", "    - transformers==4.36.2". Returns the
+/// index after the list.
+size_t conda_env_export(paste_scan& s, size_t i) {
+  if (trim_copy(s.lines[i]) != "dependencies:") return i;
+  size_t j = i + 1, rows = 0;
+  for (; j < s.lines.size(); ++j) {
+    std::string t = trim_copy(s.lines[j]);
+    if (t.empty()) continue;
+    if (t.rfind("- ", 0) != 0 || s.lines[j][0] != ' ') break;
+    t = trim_copy(t.substr(2));
+    if (t == "pip:") continue;
+    if (freeze_line(s, j, t, "conda env", weight::tool_output)) {
+      ++rows;
+      continue;
+    }
+    std::vector<std::string_view> f = scan::split(t, '=');  // "pytorch", "2.1.0", "py3.10_cuda12.1_cudnn8.9.2_0"
+    if (f.size() < 2 || f[0].empty() || !std::all_of(f[0].begin(), f[0].end(), name_char)) continue;
+    std::string_view ver = f[1];
+    if (ver.ends_with(".*")) ver.remove_suffix(2);  // environment.yml pins a series: "python=3.11.*" is 3.11
+    if (!looks_like_version(ver)) continue;
+    propose_pkg(s, std::string(f[0]), std::string(ver), j, "conda env", weight::tool_output);
+    if (f.size() >= 3 && is_conda_torch(f[0])) conda_torch_build(s, f[2], j, "conda env", weight::tool_output);
+    ++rows;
+  }
+  if (rows > 0) s.kind("conda env export");
+  return j;
+}
+
 /// `python -c "import torch; print(torch.__version__, torch.version.hip)"` and its output on
 /// the next line: "2.5.1+rocm6.2 6.2.41133-dd7f95766".
 void printed_versions(paste_scan& s, size_t i) {
@@ -315,6 +388,10 @@ bool names_only_a_requirement(const std::string& line) {
   for (std::string_view cue : {"satisfies the requirement", "no matching distribution found for", "depends on ",
                                "cannot install ", "conflicting dependencies"})
     if (scan::icontains(line, cue)) return true;
+  // pip replacing a package names the version it removes: "Found existing installation: torch 2.4.1",
+  // "Uninstalling torch-2.4.1:", "Successfully uninstalled torch-2.4.1".
+  for (std::string_view cue : {"found existing installation", "uninstalling ", "successfully uninstalled", "attempting uninstall"})
+    if (scan::icontains(line, cue)) return true;
   return scan::icontains(line.substr(0, std::min<size_t>(line.size(), 16)), "collecting ");
 }
 
@@ -333,6 +410,11 @@ void scan_packages(paste_scan& s) {
       i = next - 1;
       continue;
     }
+    if (size_t next = conda_env_export(s, i); next != i) {
+      i = next - 1;
+      continue;
+    }
+    python_of_site_packages(s, i, l);
     std::string t = trim_copy(l);
     if (t.rfind("[pip3] ", 0) == 0 || t.rfind("[pip] ", 0) == 0 || t.rfind("[uv] ", 0) == 0) {
       s.kind("collect_env");
@@ -353,10 +435,12 @@ void scan_packages(paste_scan& s) {
       continue;
     }
     if (conda_row(s, i, t)) continue;
+    if (pip_show(s, i, t)) continue;
     if (you_have(s, i, l)) continue;
     printed_versions(s, i);
     bare_torch_version(s, i);
     if (pip_output(s, i, t)) continue;
+    if (dist_info(s, i, t)) continue;
     // "ROCM used to build PyTorch: 6.2.41133" names torch but gives HIP's version.
     if (lower_copy(l).find("used to build") != std::string::npos) continue;
     if (names_only_a_requirement(l)) continue;

@@ -70,7 +70,9 @@ bool gpu_label_line(std::string_view line) {
                                        "gpu name",     "gpu type",      "gpu info",    "graphics",     "graphics card",
                                        "graphics cards", "video card",  "card",        "accelerator",  "accelerators",
                                        "hardware",     "gpu hardware",  "device",      "devices",      "gpu device",
-                                       "gpu/accelerator", "gpu and driver", "gpu & driver", "hardware details"};
+                                       "gpu/accelerator", "gpu and driver", "gpu & driver", "hardware details",
+                                       // dxdiag's "Card name:", Device Manager's adapter, wmic's VideoController
+                                       "card name", "display adapter", "display adapters", "video controller"};
   return std::find(std::begin(labels), std::end(labels), t) != std::end(labels);
 }
 
@@ -204,8 +206,12 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       std::string tok = l.substr(b, h - b);
       if (!tok.empty() && scan::is_digit(tok[0]) && tok.find('.') != std::string::npos) s.propose("host.kernel", tok, i, "kernel log", weight::tool_output);
     }
-  if (lower.find("microsoft-standard-wsl") != std::string::npos || lower.find("wsl2") != std::string::npos ||
-      lower.find("/usr/lib/wsl/") != std::string::npos || lower.find("-microsoft") != std::string::npos)
+  // WSL's kernel and its driver folder are the machine's own words ("wsl"); "WSL2" in a sentence
+  // may be another machine the reporter compares with ("text").
+  if (lower.find("microsoft-standard-wsl") != std::string::npos || lower.find("/usr/lib/wsl/") != std::string::npos ||
+      lower.find("-microsoft") != std::string::npos)
+    s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
+  else if (lower.find("wsl2") != std::string::npos)
     s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
   // OS: collect_env's "OS: Ubuntu 22.04.4 LTS (x86_64)" (host.os_pretty) and prose "Ubuntu 24.04".
   static constexpr std::pair<std::string_view, std::string_view> distros[] = {
@@ -221,6 +227,8 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
                                    : std::span<const std::pair<std::string_view, std::string_view>>{distros}) {
     size_t p = lower.find(name);
     if (p == std::string::npos || (p > 0 && std::isalpha(static_cast<unsigned char>(lower[p - 1])))) continue;
+    // "Windows 10.0.22631" is the NT kernel's number, which Windows 11 kept (extract_windows.cpp reads the build).
+    if (id == "windows" && lower.compare(p + name.size(), 3, ".0.") == 0) continue;
     // Inside an image name or a path ("rocm/dev-ubuntu-22.04", "cuda:12.4.1-devel-ubuntu22.04",
     // "rocm6.2_ubuntu22.04") it is the container's OS, not the host's.
     if (p > 0 && std::string_view("-_/:.").find(lower[p - 1]) != std::string_view::npos) continue;
@@ -324,9 +332,11 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     break;
   }
   // nvcc --version: "Cuda compilation tools, release 12.4, V12.4.131".
+  // The "V12.4.131" build is read from after its letter (first_version skips digits glued to one).
   if (size_t p = l.find("Cuda compilation tools, release "); p != std::string::npos) {
     size_t v = l.find(", V", p);
-    if (auto ver = first_version(l, v == std::string::npos ? p : v + 3)) s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
+    if (auto ver = first_version(std::string_view(l).substr(v == std::string::npos ? p : v + 3)))
+      s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
   }
   // ROCm: "ROCm version: 6.2.0", "/opt/rocm-6.2.0/...", "ROCm 6.4.1", "rocm-6.4" but not torch's
   // "+rocm6.2" or a wheel index ".../whl/rocm6.2", which say what torch was built for.
@@ -373,6 +383,7 @@ void scan_prose(paste_scan& s) {
     host_facts(s, i, l, lower);
     versions(s, i, l, lower);
     scan_app_log_line(s, i, l, lower);
+    scan_windows_line(s, i, l, lower);
   }
 }
 

@@ -4,6 +4,7 @@
 // rocminfo.cc, nvidia-smi's layout); each is looked for by a cheap prefix test on every line.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 #include "explain/gpu_names.h"
@@ -189,6 +190,64 @@ void rocminfo(paste_scan& s, size_t i, const std::string& l) {
   }
 }
 
+/// The cells of a boxed table row ("| a | b | c |" -> "a", "b", "c"), trimmed.
+std::vector<std::string> smi_cells(const std::string& row) {
+  std::vector<std::string> out;
+  std::string t = trim_copy(row);
+  if (t.size() < 2 || t.front() != '|') return out;
+  for (std::string_view c : scan::split(std::string_view(t).substr(1, t.back() == '|' ? t.size() - 2 : std::string::npos), '|'))
+    out.push_back(trim_copy(c));
+  return out;
+}
+
+/// nvidia-smi's compute mode as NVML names it: the table says "Default", "E. Process", "E. Thread",
+/// "Prohibited"; -q says "Exclusive_Process". "" for anything else.
+std::string smi_compute_mode(std::string_view v) {
+  std::string l = lower_copy(trim_copy(v));
+  if (l == "default") return "Default";
+  if (l == "e. process" || l == "exclusive_process") return "Exclusive_Process";
+  if (l == "e. thread" || l == "exclusive_thread") return "Exclusive_Thread";
+  if (l == "prohibited") return "Prohibited";
+  return "";
+}
+
+/// The state nvidia-smi's table shows for the GPU whose name row is `j` (layout of driver 450 on):
+///   |   0  NVIDIA GeForce RTX 4070        Off |   00000000:2D:00.0  On |                  N/A |
+///   |  0%   36C    P5             17W /  200W |     430MiB /  12282MiB |      1%      Default |
+///   |                                         |                        |                  N/A |
+/// name row: persistence mode (On/Off; Windows prints the driver model, WDDM or TCC, there) and
+/// the volatile uncorrected ECC count ("N/A": ECC off or absent); next row: the compute mode after
+/// the utilisation; the third row, on MIG-capable drivers: the MIG mode (Enabled/Disabled/N/A).
+/// Columns with "ERR!" or "Unknown Error" are left unset.
+card_state smi_row_state(const paste_scan& s, size_t j) {
+  card_state c;
+  std::vector<std::string> name_row = smi_cells(s.lines[j]);
+  if (name_row.size() >= 3) {
+    std::string last = name_row[0].substr(name_row[0].find_last_of(' ') + 1);
+    if (last == "On" || last == "Off") c.persistence_mode = last == "On";
+    if (auto n = scan::parse_u64(name_row[2])) {
+      c.ecc_enabled = true;
+      c.ecc_uncorrected = double(*n);
+    }
+  }
+  if (j + 1 < s.lines.size()) {
+    std::vector<std::string> use_row = smi_cells(s.lines[j + 1]);
+    if (use_row.size() >= 3) {
+      size_t pct = use_row[2].find('%');
+      std::string mode = smi_compute_mode(pct == std::string::npos ? use_row[2] : use_row[2].substr(pct + 1));
+      c.compute_mode = mode;
+    }
+  }
+  if (j + 2 < s.lines.size()) {
+    std::vector<std::string> mig_row = smi_cells(s.lines[j + 2]);
+    if (mig_row.size() >= 3 && mig_row[0].empty() && mig_row[1].empty()) {
+      if (mig_row[2] == "Enabled") c.mig_enabled = true;
+      if (mig_row[2] == "Disabled") c.mig_enabled = false;
+    }
+  }
+  return c;
+}
+
 void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
   // "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |"; drivers
   // from 610 on say "KMD Version: 610.57.04     CUDA UMD Version: 13.3".
@@ -213,12 +272,18 @@ void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
       size_t sp = cell.find(' ');
       if (sp == std::string::npos) continue;
       std::string name = trim_copy(cell.substr(sp));
-      for (std::string_view suffix : {" On", " Off"})
-        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      // The name row ends in the persistence mode on Linux and in the driver model on Windows
+      // ("NVIDIA GeForce RTX 4090      WDDM"): a WDDM or TCC driver model is a Windows host.
+      for (std::string_view suffix : {" On", " Off", " WDDM", " TCC"})
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
           name = trim_copy(name.substr(0, name.size() - suffix.size()));
+          if (suffix == " WDDM" || suffix == " TCC") s.propose("host.os_id", "windows", j, k, weight::labelled);
+        }
       if (name.find("NVIDIA") != std::string::npos || name.find("Tesla") != std::string::npos ||
-          name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos)
+          name.find("GeForce") != std::string::npos || name.find("Quadro") != std::string::npos) {
         propose_gpu(s, "", name, j, k, weight::tool_output);
+        s.cards[j] = smi_row_state(s, j);
+      }
     }
     return;
   }
@@ -238,6 +303,49 @@ void nvidia_smi(paste_scan& s, size_t i, const std::string& l) {
     s.kind(k);
     s.gpu_list = true;
     propose_gpu(s, "", value, i, k, weight::tool_output);
+    s.cards[i] = card_state{};
+  } else if (s.cards.empty() || s.gpus.empty() || s.gpus.back().from != k) {
+    return;
+  } else if (card_state& c = s.cards[s.gpus.back().line]; label == "Compute Mode") {
+    // The state lines of the GPU block whose "Product Name" came last.
+    c.compute_mode = smi_compute_mode(value);
+  } else if (label == "Persistence Mode") {
+    if (value == "Enabled" || value == "Disabled") c.persistence_mode = value == "Enabled";
+  } else if (label == "Current" && i > 0 && trim_copy(s.lines[i - 1]) == "MIG Mode") {
+    if (value == "Enabled" || value == "Disabled") c.mig_enabled = value == "Enabled";
+  }
+}
+
+/// `nvidia-smi --query-gpu=index,name,driver_version,compute_cap,compute_mode --format=csv`, the
+/// query GS-NV-200's fix asks for: a header of the asked fields ("index, name, driver_version,
+/// compute_cap, compute_mode", units after a space: "memory.total [MiB]"), then one row per GPU.
+void nvidia_smi_query_csv(paste_scan& s, size_t i, const std::string& l) {
+  if (l.find("driver_version") == std::string::npos && l.find("compute_mode") == std::string::npos &&
+      l.find("compute_cap") == std::string::npos)
+    return;
+  std::vector<std::string> head;
+  for (std::string_view f : scan::split(l, ',')) head.push_back(trim_copy(f.substr(0, f.find(" ["))));
+  auto col = [&](std::string_view name) -> size_t { return std::find(head.begin(), head.end(), name) - head.begin(); };
+  // Every field is a query name (lower case, dots and underscores): not a sentence naming one.
+  for (const std::string& h : head)
+    if (h.empty() || !std::all_of(h.begin(), h.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '.' || c == '_'; }))
+      return;
+  const char* k = "nvidia-smi --query-gpu";
+  for (size_t j = i + 1; j < s.lines.size() && j < i + 17; ++j) {
+    std::vector<std::string> row;
+    for (std::string_view f : scan::split(s.lines[j], ',')) row.push_back(trim_copy(f));
+    if (row.size() != head.size()) break;
+    s.kind(k);
+    auto cell = [&](std::string_view name) { return col(name) < row.size() ? row[col(name)] : std::string(); };
+    if (std::string d = cell("driver_version"); !d.empty() && !unknown_value(d)) s.propose("nvidia.driver", d, j, k, weight::tool_output);
+    std::string arch;
+    if (std::string cc = cell("compute_cap"); cc.size() >= 3 && cc.find('.') != std::string::npos)
+      arch = "sm_" + cc.substr(0, cc.find('.')) + cc.substr(cc.find('.') + 1);
+    std::string name = cell("name");
+    if (arch.empty() && name.empty()) continue;
+    size_t before = s.gpus.size();
+    propose_gpu(s, arch, name.empty() ? arch : name, j, k, weight::tool_output);
+    if (s.gpus.size() > before) s.cards[j].compute_mode = smi_compute_mode(cell("compute_mode"));
   }
 }
 
@@ -322,6 +430,20 @@ void installed_rocm(paste_scan& s, size_t i, const std::string& l) {
     if (auto v = next_line_version()) s.propose("rocm.version", major_minor_patch(*v), i + 1, "rocm .info/version", weight::tool_output);
     return;
   }
+  // hipcc --version / hipconfig --full: "HIP version: 6.2.41133-dd7f95766" (the installed HIP,
+  // whose major.minor is the ROCm release from ROCm 3 on; the HIP 1.5 of ROCm 2's hipconfig is
+  // not a ROCm number, justxi/rocm#78); not collect_env's "HIP runtime version", torch's own build.
+  if (auto v = after_label(unpad_label(t), "HIP version:"); v && !v->empty() && std::isdigit(static_cast<unsigned char>((*v)[0])) &&
+                                                          std::atoi(v->c_str()) >= 3) {
+    s.propose("rocm.version", hip_major_minor(*v), i, "hipcc", weight::labelled);
+    return;
+  }
+  // `uname -r` and its answer on the next line: "6.8.0-49-generic".
+  if (t.ends_with("uname -r") && i + 1 < s.lines.size()) {
+    std::string k = trim_copy(s.lines[i + 1]);
+    if (auto v = first_version(k); v && *v == k && k.find('.') != std::string::npos) s.propose("host.kernel", k, i + 1, "uname -r", weight::tool_output);
+    return;
+  }
   if (t.find("hipconfig --version") != std::string::npos || t.find("hipconfig -v") != std::string::npos) {
     if (auto v = next_line_version()) s.propose("rocm.version", hip_major_minor(*v), i + 1, "hipconfig", weight::labelled);
     return;
@@ -375,6 +497,7 @@ void scan_tool_outputs(paste_scan& s) {
     hf_env(s, i, l);
     rocminfo(s, i, l);
     nvidia_smi(s, i, l);
+    nvidia_smi_query_csv(s, i, l);
     amd_smi_and_others(s, i, l);
     installed_rocm(s, i, l);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "detect/gpu_tables.h"
 #include "core/text_scan.h"
@@ -95,6 +96,23 @@ bool is_fence(std::string_view t) {
   return t.find(t.substr(0, 3), 3) == std::string_view::npos;
 }
 
+/// "[536.23](https://us.download.nvidia.com/...)" -> "536.23": a Markdown link reads as its text
+/// (keylase/nvidia-patch#666: "- Nvidia driver version: [536.23](https://...)"). Only links to
+/// a web address: "[0](...)" in a traceback's list repr stays.
+std::string strip_markdown_links(std::string s) {
+  for (size_t p = s.find("](http"); p != std::string::npos; p = s.find("](http", p)) {
+    size_t open = s.rfind('[', p), close = s.find(')', p);
+    if (open == std::string::npos || close == std::string::npos || s.find(']', open) != p) {
+      p += 6;
+      continue;
+    }
+    s.erase(p, close - p + 1);  // "](url)"
+    s.erase(open, 1);           // "["
+    p = open;
+  }
+  return s;
+}
+
 std::string strip_inline_fences(std::string s) {
   for (size_t p = s.find("```"); p != std::string::npos; p = s.find("```", p)) s.erase(p, 3);
   return s;
@@ -131,7 +149,39 @@ bool same_reading(const std::string& a, const std::string& b) {
   return x == y;
 }
 
+/// Inside WSL the OS facts are the Linux distribution's, as live detection reads them from
+/// os-release there; the Windows below it ("Microsoft Windows [Version 10.0.22000.778]" in WSL's
+/// issue form) is not host.os_*. So where the machine's own lines say WSL (its kernel, its
+/// /usr/lib/wsl, dxg, WSL's form: proposals from "wsl", not "WSL2" in a sentence), a host.os_id
+/// of "windows" and the host.os_version read on the same line are set aside.
+void windows_below_wsl(paste_scan& s) {
+  bool wsl = false;
+  for (const pasted_fact& p : s.facts) wsl = wsl || (p.key == "host.container_kind" && p.value == "wsl" && p.from == "wsl");
+  if (!wsl) return;
+  std::set<size_t> windows_lines;
+  for (const pasted_fact& p : s.facts)
+    if (p.key == "host.os_id" && p.value == "windows") windows_lines.insert(p.line);
+  size_t kept = 0;
+  for (size_t i = 0; i < s.facts.size(); ++i) {
+    if ((s.facts[i].key == "host.os_id" || s.facts[i].key == "host.os_version") && windows_lines.count(s.facts[i].line)) continue;
+    if (kept != i) {  // a self-move would empty the strings
+      s.facts[kept] = std::move(s.facts[i]);
+      s.weights[kept] = s.weights[i];
+    }
+    ++kept;
+  }
+  s.facts.resize(kept);
+  s.weights.resize(kept);
+}
+
+/// "7.0.9" and "7.0.9-1-cachyos", "6.2" and "6.2.4": the longer says the same and more.
+bool extends(const std::string& longer, const std::string& shorter) {
+  return longer.size() > shorter.size() && longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer[shorter.size()] == '.' || longer[shorter.size()] == '-');
+}
+
 void assemble(paste_scan& s, paste_reading& out) {
+  windows_below_wsl(s);
   machine_facts& f = out.facts;
   f.coverage.partial = true;
   f.coverage.env_complete = s.env_dump;
@@ -148,12 +198,17 @@ void assemble(paste_scan& s, paste_reading& out) {
   std::map<std::string, size_t> winner;
   for (size_t i = 0; i < s.facts.size(); ++i) {
     auto [it, fresh] = winner.emplace(s.facts[i].key, i);
-    if (!fresh && s.weights[i] > s.weights[it->second]) it->second = i;
+    // At equal weight a reading that extends the one held wins: the kernel form answer "7.0.9" and
+    // the build log's "7.0.9-1-cachyos" are one kernel, told more exactly by the second.
+    if (!fresh && (s.weights[i] > s.weights[it->second] ||
+                   (s.weights[i] == s.weights[it->second] && extends(s.facts[i].value, s.facts[it->second].value))))
+      it->second = i;
   }
   std::map<std::string, size_t> conflict;  // key -> the first other reading at the winner's weight
   for (size_t j = 0; j < s.facts.size(); ++j) {
     size_t i = winner.at(s.facts[j].key);
     if (j != i && s.weights[j] == s.weights[i] && !same_reading(s.facts[j].value, s.facts[i].value) &&
+        !extends(s.facts[i].value, s.facts[j].value) &&
         s.facts[j].key.rfind("env.", 0) != 0)
       conflict.emplace(s.facts[j].key, j);
   }
@@ -202,6 +257,8 @@ void assemble(paste_scan& s, paste_reading& out) {
       f.host.in_container = true;
     } else if (key == "host.ram_bytes") {
       f.host.ram_total_bytes = std::strtoull(v.c_str(), nullptr, 10);
+    } else if (key.rfind("app.", 0) == 0) {
+      f.apps[key.substr(4)] = v;
     } else if (key == "python.version") {
       f.python.version = v;
       f.python.found = true;
@@ -240,6 +297,7 @@ void assemble(paste_scan& s, paste_reading& out) {
     gi.vendor = std::string(vendor_of_arch(g.arch));
     gi.name = g.name;
     gi.source = "paste:" + g.from;
+    if (auto c = s.cards.find(g.line); c != s.cards.end() && g.weight == weight::tool_output) gi.card = c->second;
     if (gi.vendor == "amd") {
       if (const arch_family* fam = find_amd_family(tables, g.arch)) {
         gi.family = fam->family;
@@ -250,8 +308,15 @@ void assemble(paste_scan& s, paste_reading& out) {
       gi.compute_capability = digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
       gi.wave_size = 32;
     }
-    f.gpus.push_back(std::move(gi));
+    // The card state a tool's row showed is listed with the GPU it belongs to.
+    const card_state& c = gi.card;
     out.facts_read.push_back({"gpu.arch", g.arch, g.line + 1, g.from});
+    if (!c.compute_mode.empty()) out.facts_read.push_back({"gpu.card_compute_mode", c.compute_mode, g.line + 1, g.from});
+    if (c.persistence_mode) out.facts_read.push_back({"gpu.persistence_mode", *c.persistence_mode ? "true" : "false", g.line + 1, g.from});
+    if (c.mig_enabled) out.facts_read.push_back({"gpu.mig_enabled", *c.mig_enabled ? "true" : "false", g.line + 1, g.from});
+    if (c.ecc_uncorrected)
+      out.facts_read.push_back({"gpu.ecc_uncorrected", std::to_string(static_cast<long long>(*c.ecc_uncorrected)), g.line + 1, g.from});
+    f.gpus.push_back(std::move(gi));
   }
 }
 
@@ -359,33 +424,6 @@ std::string strip_stray_backtick(std::string s) {
   return s;
 }
 
-/// Issue forms put each answer under its own heading ("### OS" then "Windows"): a one-line answer
-/// under a heading the extractors know becomes "OS: Windows", read like any labelled line.
-void label_issue_form_answers(std::vector<std::string>& lines) {
-  static constexpr std::pair<std::string_view, std::string_view> labels[] = {
-      {"os", "OS:"},           {"operating system", "OS:"},         {"os version", "OS:"},
-      {"platform", "OS:"},     {"operating system version", "OS:"}, {"gpu", "GPU:"},
-      {"gpus", "GPU:"},        {"gpu model", "GPU:"},               {"graphics card", "GPU:"},
-      {"hardware", "GPU:"},    {"rocm version", "ROCm version:"},   {"python version", "Python version:"},
-      {"pytorch version", "PyTorch version:"},                      {"torch version", "PyTorch version:"},
-      {"nvidia driver version", "Nvidia driver version:"}};
-  auto blank = [](const std::string& l) { return l.find_first_not_of(" \t") == std::string::npos; };
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view h(lines[i]);
-    size_t hashes = h.find_first_not_of('#');
-    if (hashes < 2 || hashes > 4 || hashes == std::string_view::npos || h[hashes] != ' ') continue;
-    std::string heading = lower_copy(trim_copy(h.substr(hashes)));
-    auto it = std::find_if(std::begin(labels), std::end(labels), [&](auto& p) { return p.first == heading; });
-    if (it == std::end(labels)) continue;
-    size_t j = i + 1;
-    while (j < lines.size() && blank(lines[j])) ++j;
-    if (j >= lines.size() || lines[j].rfind("#", 0) == 0 || lines[j].size() > 200) continue;
-    if (j + 1 < lines.size() && !blank(lines[j + 1]) && lines[j + 1].rfind("#", 0) != 0) continue;  // a block, not one line
-    std::string answer = trim_copy(lines[j]);
-    if (lower_copy(answer).rfind(lower_copy(it->second), 0) != 0) lines[j] = std::string(it->second) + " " + answer;
-  }
-}
-
 std::vector<std::string> normalise_paste(std::string_view text) {
   std::vector<std::string> lines;
   size_t pos = 0;
@@ -399,7 +437,7 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
     if (!is_fence(trim_copy(l)))
-      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_bold_words(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l))))))));
+      lines.push_back(strip_stray_backtick(strip_inline_fences(strip_markdown_links(strip_bold_words(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))))))));
     if (end == text.size()) break;
     pos = end + 1;
   }
@@ -411,7 +449,7 @@ paste_reading read_paste(std::string_view text) {
   text = text.substr(0, kMaxPasteBytes);
   paste_reading out;
   out.lines = normalise_paste(text);
-  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}, {}};
+  paste_scan s{out.lines, {}, {}, {}, {}, false, false, false, false, {}, {}, {}};
   for (const std::string& l : out.lines) {
     std::string_view t(l);
     if (t.rfind("### ", 0) == 0 || t.find("<details>") != std::string_view::npos) {

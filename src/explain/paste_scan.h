@@ -2,6 +2,7 @@
 // extractor looks at every line for the shapes it knows and proposes facts with a weight;
 // paste_read.cpp keeps the heaviest proposal per key (the first on a tie).
 #pragma once
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,7 @@ struct paste_scan {
   bool torch_build_seen = false;
   std::vector<device_access> devices;  // from `ls -l /dev/kfd /dev/dri/*`
   std::string extra_error_text;    // failed probes of a pasted gpustack report
+  std::map<size_t, card_state> cards;  // a tool's GPU row (its 0-based line) -> the card state it shows
 
   void propose(std::string key, std::string value, size_t index, std::string_view from, int w);
   void kind(std::string_view k);
@@ -47,8 +49,15 @@ void scan_pci_listing(paste_scan& s);    // lspci and the kernel's modesetting l
 /// ComfyUI, Ollama and llama.cpp start-up banners, Windows CPython: one line of scan_prose's pass
 /// (which lower-cases each line once for both).
 void scan_app_log_line(paste_scan& s, size_t i, const std::string& line, const std::string& lower);
+/// Windows' own numbers: NVIDIA's four-part driver (32.0.15.6636 is 566.36), the NT build
+/// (10.0.22631 is Windows 11), AMD's Adrenalin release, WSL2's dxg kernel lines (extract_windows.cpp).
+void scan_windows_line(paste_scan& s, size_t i, const std::string& line, const std::string& lower);
 /// A gpustack JSON report in `text`; true when one was found and read.
 bool scan_gpustack_report(std::string_view text, paste_scan& s);
+
+/// Issue-form answers under their headings and Markdown table rows -> "Label: value" lines
+/// (issue_form.cpp); run once on the normalised paste, before any extractor.
+void label_issue_form_answers(std::vector<std::string>& lines);
 
 // Small text helpers the extractors share.
 std::string trim_copy(std::string_view s);

@@ -547,6 +547,10 @@ std::optional<fact_info> lookup_fact(std::string_view key, const kb_data* kb) {
     if (!valid_env_name(key.substr(4))) return std::nullopt;
     return fact_info{fact_type::string, 0};
   }
+  // An application's own version (machine_facts::apps): app.ollama, app.llama.cpp; their .major
+  // and .minor are read by the suffix rule below.
+  const bool app_key = key.rfind("app.", 0) == 0 && !key.ends_with(".major") && !key.ends_with(".minor");
+  if (app_key) return key.size() > 4 ? std::optional<fact_info>(fact_info{fact_type::version, 0}) : std::nullopt;
   if (key.rfind("pkg.", 0) == 0) {
     auto [name, suffix] = split_pkg(key.substr(4));
     if (!valid_package_name(name)) return std::nullopt;
@@ -613,6 +617,10 @@ std::optional<fact_value> resolve_fact(std::string_view key, const fact_context&
     fact_value out;  // an empty value is still "set": CUDA_VISIBLE_DEVICES="" hides every GPU
     out.text = *v;
     return out;
+  }
+  if (key.rfind("app.", 0) == 0 && !key.ends_with(".major") && !key.ends_with(".minor")) {
+    auto it = c.facts->apps.find(std::string(key.substr(4)));
+    return it == c.facts->apps.end() ? std::nullopt : ver(it->second);
   }
   if (key.rfind("pkg.", 0) == 0) {
     auto [name, suffix] = split_pkg(key.substr(4));

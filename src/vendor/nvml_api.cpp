@@ -41,6 +41,8 @@ runtime_status nvml_api::load() {
       dl_opt("nvmlDeviceGetEccMode", nvmlDeviceGetEccMode),
       dl_opt("nvmlDeviceGetTotalEccErrors", nvmlDeviceGetTotalEccErrors),
       dl_opt("nvmlDeviceGetMigMode", nvmlDeviceGetMigMode),
+      dl_opt("nvmlDeviceGetComputeMode", nvmlDeviceGetComputeMode),
+      dl_opt("nvmlDeviceGetPersistenceMode", nvmlDeviceGetPersistenceMode),
   });
 }
 

@@ -86,6 +86,9 @@ struct nvml_api {
   nvmlReturn_t (*nvmlDeviceGetEccMode)(nvmlDevice_t, int*, int*) = nullptr;  ///< current, pending
   nvmlReturn_t (*nvmlDeviceGetTotalEccErrors)(nvmlDevice_t, int, int, unsigned long long*) = nullptr;
   nvmlReturn_t (*nvmlDeviceGetMigMode)(nvmlDevice_t, unsigned*, unsigned*) = nullptr;  ///< current, pending
+  /// nvmlComputeMode_t: 0 DEFAULT, 1 EXCLUSIVE_THREAD (gone since CUDA 8), 2 PROHIBITED, 3 EXCLUSIVE_PROCESS
+  nvmlReturn_t (*nvmlDeviceGetComputeMode)(nvmlDevice_t, int*) = nullptr;
+  nvmlReturn_t (*nvmlDeviceGetPersistenceMode)(nvmlDevice_t, int*) = nullptr;  ///< nvmlEnableState_t
 
   runtime_status load();
   /// nvmlInit_v2 + nvmlSystemGetDriverVersion + nvmlShutdown: "580.95.05", or the status.
