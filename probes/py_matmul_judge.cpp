@@ -134,7 +134,7 @@ void judge_py_matmul(probe_result& r, const std::vector<py_matmul_case>& plan) {
     }
     return;
   }
-  const bool hip = r.data.value("/blas/hip"_json_pointer, false);
+  const bool hip = r.data.contains("blas") && r.data["blas"].is_object() && r.data["blas"].value("hip", false);
   std::map<std::string, const py_matmul_case*> by_name;
   for (const py_matmul_case& c : plan) by_name[c.gemm.name] = &c;
   std::map<std::string, py_matmul_expected> refs;  // one reference per shape serves both dtypes
@@ -163,8 +163,9 @@ void judge_py_matmul(probe_result& r, const std::vector<py_matmul_case>& plan) {
     ++tot.cases;
     if (c.contains("error")) {
       out["ok"] = false;
-      out["error"] = c["error"];
-      bad.push_back(label + " raised " + c["error"].get<std::string>());
+      const std::string what = c["error"].is_string() ? c["error"].get<std::string>() : c["error"].dump();
+      out["error"] = what;
+      bad.push_back(label + " raised " + what);
       ++tot.bad;
       judged.push_back(std::move(out));
       continue;

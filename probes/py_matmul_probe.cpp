@@ -8,6 +8,7 @@
 // seconds of GPU, mostly launch overhead and input generation; the reference here, 256 sampled
 // elements per shape, K <= 3584: ~50 M multiply-adds, tens of ms.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/model_registry.h"
 #include "probes/gpu_session.h"

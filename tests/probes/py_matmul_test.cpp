@@ -5,11 +5,13 @@
 // a backend much slower than the other, a shape far below its roofline. The simulated GPU
 // computes each sampled element exactly (double) and rounds it to bf16/fp16 as a BLAS does.
 // Cost: ~0.3 s (qwen3.5-0.8b at 64 tokens: K <= 3584, 256 samples a shape, twice: test and judge).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "core/assets.h"
 #include "kernels/gs_device.h"
