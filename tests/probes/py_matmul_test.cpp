@@ -114,7 +114,8 @@ TEST(PyMatmul, TheReferenceReadsEachTransposeAsTorchDoes) {
       for (size_t i = 0; i < 6; ++i) {
         double exact = pymm_exact(c, c.rows[i / 2], c.cols[i % 2]);
         EXPECT_NEAR(e.ref[i], exact, e.bound[i]) << ta << tb << i;
-        EXPECT_LT(e.bound[i], 1e-3);  // K = 300: 2 K 2^-24 x ~75 ~ 3e-3 at most, ~1e-5 in practice
+        // K = 300, E|a b| ~ 1/4: sum|a b| ~ 75, so 2 K 2^-24 x 75 ~ 2.7e-3; the exact sum is within it.
+        EXPECT_LT(e.bound[i], 4e-3);
       }
       // The other layout gives other numbers: the transpose is really read.
       py_matmul_case flipped = c;
