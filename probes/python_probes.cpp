@@ -66,13 +66,15 @@ std::vector<std::string> match_result_findings(const probe_result& r, const mach
   return ids;
 }
 
-probe_result run_python_step(const probe_context& ctx, std::string_view id, std::string_view script) {
+probe_result run_python_step(const probe_context& ctx, std::string_view id, std::string_view script,
+                             const nlohmann::json& extra_args) {
   if (!ctx.facts) return skipped(id, "no machine facts: cannot tell which Python to use");
   std::string why;
   if (!probe_interpreter(*ctx.facts, &why)) return skipped(id, why);
   python_probe_request req;
   req.script = std::string(script);
   req.args = python_step_args(ctx, id);
+  if (extra_args.is_object()) req.args.update(extra_args);
   ctx.phase("start");
   python_probe_outcome out = run_python_script(ctx, req);
   probe_result r = to_probe_result(std::string(id), out);

@@ -44,6 +44,7 @@ const std::vector<const probe_spec*>& all_probes() {
       &py_peft_lora_probe,        // "py.peft.lora"       backward reaches the LoRA adapters
       &py_trl_config_probe,       // "py.trl.config"      SFTConfig builds
       &py_sdpa_probe,             // "py.sdpa"            backends, numerics, which one torch picks
+      &py_matmul_probe,           // "py.matmul"          a QLoRA step's GEMMs per BLAS backend vs reference
       &py_triton_probe,           // "py.triton"          compiles and runs; target arch
       &llama_cpp_probe,           // "llama_cpp.build"    backends, archs, devices of llama-server/cli
       &vulkan_devices_probe,      // "vulkan.devices"     loader, physical devices, drivers

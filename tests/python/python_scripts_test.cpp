@@ -40,7 +40,7 @@ const step kSteps[] = {
     {"py.bnb.int8", "probes/python/bnb_int8.py"},   {"py.bnb.nf4", "probes/python/bnb_nf4.py"},
     {"py.transformers.bnb", "probes/python/hf_bnb_config.py"}, {"py.peft.lora", "probes/python/peft_lora.py"},
     {"py.trl.config", "probes/python/trl_config.py"}, {"py.sdpa", "probes/python/sdpa.py"},
-    {"py.triton", "probes/python/triton_smoke.py"},
+    {"py.triton", "probes/python/triton_smoke.py"}, {"py.matmul", "probes/python/matmul.py"},
 };
 
 probe_result run_step(const machine_facts& f, const step& s, recording_sink* sink = nullptr) {
