@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "blas/blas_search.h"
 #include "kernels/ref/gemm_ref.h"
@@ -223,7 +224,9 @@ probe_result run_blas_library(const probe_context& ctx, const blas_run_request& 
 
   nlohmann::json rows = nlohmann::json::array(), no_kernel = nlohmann::json::array();
   std::vector<std::string> slow;
-  double library_tflops = 0, step_ms = 0, step_roofline_ms = 0, max_rel = 0;
+  double library_tflops = 0, max_rel = 0;
+  // A step runs the base GEMMs and one rank's LoRA GEMMs: totals per rank (the base ones under 0).
+  std::map<int, double> step_ms, step_roofline_ms;
   rate_verdict square_verdict;
   uint32_t seed = 7001;
   for (const qlora_gemm& g : all) {
@@ -262,20 +265,27 @@ probe_result run_blas_library(const probe_context& ctx, const blas_run_request& 
     } else if (library_tflops > 0 && hbm_gbps > 0 && o.ms > 0) {
       const double roof = std::max(double(g.flops()) / (library_tflops * 1e9), double(g.min_bytes(2)) / (hbm_gbps * 1e6));
       row["roofline_ms"] = roof;
-      step_roofline_ms += roof * g.uses_per_step;
+      step_roofline_ms[g.rank] += roof * g.uses_per_step;
       if (roof < latency_bound_ms) row["judged"] = "latency-bound (roofline under 20 us): timed, not judged";
       else {
         row["fraction_of_roofline"] = roof / o.ms;
         if (roof / o.ms < warn_below) slow.push_back(fmt::format("{} at {:.0f}% of its roofline", shape_text(g), 100 * roof / o.ms));
       }
     }
-    if (&g != &all.front()) step_ms += o.ms * g.uses_per_step;
+    if (&g != &all.front()) step_ms[g.rank] += o.ms * g.uses_per_step;
     rows.push_back(row);
   }
   r.data["gemms"] = rows;
   r.data["library_tflops"] = library_tflops;
-  r.data["step_gemm_ms"] = step_ms;
-  if (step_roofline_ms > 0) r.data["step_roofline_ms"] = step_roofline_ms;
+  // {"8": base + rank-8 LoRA, "16": ..., "64": ...}: what one step's GEMMs cost at each rank.
+  std::vector<std::string> step_text;
+  for (const auto& [rank, ms] : step_ms) {
+    if (rank == 0) continue;
+    r.data["step_gemm_ms"][std::to_string(rank)] = step_ms[0] + ms;
+    if (step_roofline_ms.count(rank))
+      r.data["step_roofline_ms"][std::to_string(rank)] = step_roofline_ms[0] + step_roofline_ms[rank];
+    step_text.push_back(fmt::format("r{} {:.3g}", rank, step_ms[0] + ms));
+  }
   r.data["expected_basis"] = e.basis;
   if (e.gpu) r.data["card_peak_tflops"] = e.gpu->figure(peak_key(req.type));
   if (!no_kernel.empty()) {
@@ -286,8 +296,8 @@ probe_result run_blas_library(const probe_context& ctx, const blas_run_request& 
     return r;
   }
   const std::string summary =
-      fmt::format("{} {}: {} GEMMs within bound (max rel err {:.2g}); {}^3 at {}; the step's GEMMs {:.3f} ms", name, version,
-                  all.size(), max_rel, req.square, square_verdict.detail, step_ms);
+      fmt::format("{} {}: {} GEMMs within bound (max rel err {:.2g}); {}^3 at {}; one step's GEMMs {} ms", name, version,
+                  all.size(), max_rel, req.square, square_verdict.detail, fmt::join(step_text, ", "));
   if (square_verdict.outcome == status::warn || !slow.empty()) {
     s.finish(status::warn, summary + (slow.empty() ? "" : "; slow: " + fmt::format("{}", fmt::join(slow, ", ")) +
                                                               " (clocks or power cap, a fallback kernel for this shape)"));
