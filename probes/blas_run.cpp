@@ -279,12 +279,14 @@ probe_result run_blas_library(const probe_context& ctx, const blas_run_request& 
   r.data["library_tflops"] = library_tflops;
   // {"8": base + rank-8 LoRA, "16": ..., "64": ...}: what one step's GEMMs cost at each rank.
   std::vector<std::string> step_text;
+  const double base_ms = step_ms.count(0) ? step_ms.at(0) : 0;
+  const double base_roof = step_roofline_ms.count(0) ? step_roofline_ms.at(0) : 0;
   for (const auto& [rank, ms] : step_ms) {
     if (rank == 0) continue;
-    r.data["step_gemm_ms"][std::to_string(rank)] = step_ms[0] + ms;
+    r.data["step_gemm_ms"][std::to_string(rank)] = base_ms + ms;
     if (step_roofline_ms.count(rank))
-      r.data["step_roofline_ms"][std::to_string(rank)] = step_roofline_ms[0] + step_roofline_ms[rank];
-    step_text.push_back(fmt::format("r{} {:.3g}", rank, step_ms[0] + ms));
+      r.data["step_roofline_ms"][std::to_string(rank)] = base_roof + step_roofline_ms.at(rank);
+    step_text.push_back(fmt::format("r{} {:.3g}", rank, base_ms + ms));
   }
   r.data["expected_basis"] = e.basis;
   if (e.gpu) r.data["card_peak_tflops"] = e.gpu->figure(peak_key(req.type));
