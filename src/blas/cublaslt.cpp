@@ -15,6 +15,7 @@ struct cublaslt_traits {
   static constexpr const char* prefix = "cublasLt";
   static constexpr const char* status_type = "cublasStatus_t";
   static constexpr const char* status_string_symbol = "cublasLtGetStatusString";
+  static const char* status_name(int) { return nullptr; }  // cublasLtGetStatusString answers
   static constexpr int status_arch_mismatch = 8, status_not_supported = 15;  // CUBLAS_STATUS_*
   static constexpr int op_n = 0, op_t = 1;                                    // CUBLAS_OP_N / _T
   static constexpr int compute_32f = 68;                                      // CUBLAS_COMPUTE_32F

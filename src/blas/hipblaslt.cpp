@@ -19,8 +19,18 @@ struct hipblaslt_traits {
   static constexpr blas_id id = blas_id::hipblaslt;
   static constexpr const char* prefix = "hipblasLt";
   static constexpr const char* status_type = "hipblasStatus_t";
-  // hipBLASLt exports no status-string function of its own (hipblasStatusToString is hipBLAS's).
-  static constexpr const char* status_string_symbol = "hipblasLtGetStatusString";
+  // hipBLASLt exports no status-to-string function (its own clients carry a copy of hipBLAS's
+  // hipblasStatusToString, "until hipBLASLt provides an API"): the names of hipblas-common.h.
+  static constexpr const char* status_string_symbol = nullptr;
+  static const char* status_name(int code) {
+    static const char* const names[] = {"HIPBLAS_STATUS_SUCCESS",         "HIPBLAS_STATUS_NOT_INITIALIZED",
+                                        "HIPBLAS_STATUS_ALLOC_FAILED",    "HIPBLAS_STATUS_INVALID_VALUE",
+                                        "HIPBLAS_STATUS_MAPPING_ERROR",   "HIPBLAS_STATUS_EXECUTION_FAILED",
+                                        "HIPBLAS_STATUS_INTERNAL_ERROR",  "HIPBLAS_STATUS_NOT_SUPPORTED",
+                                        "HIPBLAS_STATUS_ARCH_MISMATCH",   "HIPBLAS_STATUS_HANDLE_IS_NULLPTR",
+                                        "HIPBLAS_STATUS_INVALID_ENUM",    "HIPBLAS_STATUS_UNKNOWN"};
+    return code >= 0 && code < 12 ? names[code] : nullptr;
+  }
   static constexpr int status_arch_mismatch = 8, status_not_supported = 7;  // HIPBLAS_STATUS_*
   static constexpr int op_n = 111, op_t = 112;                               // HIPBLAS_OP_N / _T
   static constexpr int compute_32f = 2;                                      // HIPBLAS_COMPUTE_32F

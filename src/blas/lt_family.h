@@ -54,7 +54,7 @@ struct api {
   /// "cublasLt" + "Matmul": the name a user searches for.
   blas_status fail(const char* call, int code) const {
     blas_status s;
-    const char* text = status_string ? status_string(code) : nullptr;
+    const char* text = status_string ? status_string(code) : Traits::status_name(code);
     s.st = runtime_status::failure(std::string(Traits::prefix) + call, code,
                                    text ? text : fmt::format("{} {}", Traits::status_type, code));
     s.no_kernel = code == Traits::status_not_supported || code == Traits::status_arch_mismatch;
@@ -71,8 +71,9 @@ struct api {
                              p + "MatmulDescSetAttribute", p + "MatrixLayoutCreate", p + "MatrixLayoutDestroy",
                              p + "MatmulPreferenceCreate", p + "MatmulPreferenceDestroy",
                              p + "MatmulPreferenceSetAttribute", p + "MatmulAlgoGetHeuristic", p + "Matmul"};
-    return lib.resolve({dl_req(n[0].c_str(), create), dl_req(n[1].c_str(), destroy),
-                        dl_opt(Traits::status_string_symbol, status_string), dl_req(n[2].c_str(), desc_create),
+    if constexpr (Traits::status_string_symbol != nullptr)
+      if (runtime_status st = lib.resolve({dl_opt(Traits::status_string_symbol, status_string)}); !st.ok) return st;
+    return lib.resolve({dl_req(n[0].c_str(), create), dl_req(n[1].c_str(), destroy), dl_req(n[2].c_str(), desc_create),
                         dl_req(n[3].c_str(), desc_destroy), dl_req(n[4].c_str(), desc_set),
                         dl_req(n[5].c_str(), layout_create), dl_req(n[6].c_str(), layout_destroy),
                         dl_req(n[7].c_str(), pref_create), dl_req(n[8].c_str(), pref_destroy),

@@ -104,6 +104,7 @@ TEST(BlasProbe, NoKernelForTheArchFailsWithTheFinding) {
   EXPECT_EQ(h.outcome, status::fail);
   EXPECT_NE(h.detail.find("has no kernel"), std::string::npos) << h.detail;
   EXPECT_EQ(h.finding_ids, std::vector<std::string>{"GS-BLAS-002"});
+  EXPECT_NE(h.detail.find("HIPBLAS_STATUS_NOT_SUPPORTED"), std::string::npos) << h.detail;
 
   // rocBLAS aborts the process when its Tensile library lacks the arch: the child dies, the probe reports it.
   const probe_result rb = run_blas_with(blas_test_context("rocblas"), blas_type::bf16, blas_test_setup(true));
