@@ -43,6 +43,10 @@ struct cublaslt_traits {
   }
 };
 
+// cublasLt.h's layouts: the algorithm 64 bytes, the heuristic's answer 96.
+static_assert(sizeof(cublaslt_traits::algo) == 64);
+static_assert(sizeof(lt_family::heuristic_result<cublaslt_traits::algo>) == 96);
+
 }  // namespace
 
 std::unique_ptr<blas_library> open_cublaslt(const std::vector<std::string>& candidates, runtime_status& why) {

@@ -53,6 +53,10 @@ struct hipblaslt_traits {
   }
 };
 
+// hipblaslt.h's layouts: the algorithm 24 bytes, the heuristic's answer 56.
+static_assert(sizeof(hipblaslt_traits::algo) == 24);
+static_assert(sizeof(lt_family::heuristic_result<hipblaslt_traits::algo>) == 56);
+
 }  // namespace
 
 std::unique_ptr<blas_library> open_hipblaslt(const std::vector<std::string>& candidates, runtime_status& why) {
