@@ -2,6 +2,7 @@
 // probe_spec in its own file and listing it here; dependencies must come before dependents.
 // Probes named selftest.* stay out of the default suite and run only when named.
 #include "probes/bandwidth_probe.h"
+#include "probes/blas_probe.h"
 #include "probes/device_probes.h"
 #include "probes/gemm_mma_probe.h"
 #include "probes/gemm_probes.h"
@@ -30,6 +31,8 @@ const std::vector<const probe_spec*>& all_probes() {
       &gemm_fp16_probe,           // "gemm.fp16"          fp16 inputs, fp32 accumulate
       &gemm_mma_bf16_probe,       // "gemm.mma.bf16"      matrix unit (mma.sync/WMMA/MFMA) vs the card's peak
       &gemm_mma_fp16_probe,       // "gemm.mma.fp16"      the same, fp16 inputs
+      &blas_bf16_probe,           // "blas.bf16"          vendor BLAS at a QLoRA step's GEMMs, checked, timed
+      &blas_fp16_probe,           // "blas.fp16"          the same at fp16
       &quant_nf4_probe,           // "quant.nf4"          bitsandbytes NF4, bit-exact vs reference, timed
       &quant_fp4_probe,           // "quant.fp4"          bitsandbytes FP4, bit-exact vs reference
       &quant_int8_probe,          // "quant.int8"         LLM.int8(), bit-exact vs reference
