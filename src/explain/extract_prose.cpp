@@ -401,6 +401,7 @@ void scan_prose(paste_scan& s) {
     scan_app_log_line(s, i, l, lower);
     scan_windows_line(s, i, l, lower);
   }
+  scan_regressions(s);
 }
 
 }  // namespace gs
