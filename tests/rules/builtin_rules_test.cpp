@@ -807,5 +807,21 @@ TEST(BuiltinRules, NativeLinuxDeviceFixesStayQuietUnderWsl) {
   }
 }
 
+TEST(BuiltinRules, PackagingErrorRulesNeedTheirVendorSide) {
+  // Near misses of GS-PKG-301..303: the same error shapes without the part that makes the fix right.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  const std::string conflict =
+      "ERROR: Cannot install -r requirements.txt (line 4) and torch==2.6.0 because these package versions have conflicting dependencies.\n"
+      "    chatterbox-tts 0.1.6 depends on torch==2.5.1\nERROR: ResolutionImpossible\n";
+  EXPECT_FALSE(has(builtin().match_error_text(conflict, unknown), "GS-PKG-301")) << "PyPI torch on both sides: no vendor build";
+  EXPECT_TRUE(has(builtin().match_error_text("The user requested torch 2.6.0+rocm6.4.1\n" + conflict, unknown), "GS-PKG-301"));
+  EXPECT_FALSE(has(builtin().match_error_text("ERROR: No matching distribution found for jaxlib==0.4.29\n", unknown), "GS-PKG-302"))
+      << "no local version: another cause (Python, platform)";
+  EXPECT_TRUE(has(builtin().match_error_text("ERROR: No matching distribution found for jaxlib==0.4.29+cuda12.cudnn89\n", unknown), "GS-PKG-302"));
+  EXPECT_FALSE(has(builtin().match_error_text("stat /usr/bin/nvidia-container-runtime-hook: no such file or directory\n", unknown), "GS-PKG-303"))
+      << "the toolkit itself missing is GS-CONT's, not a stale spec";
+}
+
 }  // namespace
 }  // namespace gs
