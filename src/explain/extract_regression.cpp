@@ -6,6 +6,8 @@
 // the good one, report it upstream with both"). A line that only lists versions has no contrast
 // and gives nothing.
 //
+// Only the newer version failing counts: an upgrade that fixed it is no regression.
+//
 // Cost: a line is looked at only when it holds a digit and a works/fails word (a few finds);
 // the per-clause scan is linear in the line.
 #include <algorithm>
@@ -16,7 +18,6 @@
 #include <vector>
 
 #include "core/text_scan.h"
-#include "core/version.h"
 #include "explain/paste_scan.h"
 
 namespace gs {
@@ -176,6 +177,25 @@ std::string driver_kind(const std::string& v) {
   return "driver";
 }
 
+/// The dotted numbers of a version as written ("b1293" -> 1293, "after b10215" -> 10215 and a
+/// bit more, "6.17.9" -> 6,17,9), for telling which of two is the newer.
+std::vector<long> version_numbers(std::string_view v) {
+  std::vector<long> out;
+  bool after = v.rfind("after ", 0) == 0;
+  for (size_t i = 0; i < v.size();) {
+    if (!scan::is_digit(v[i])) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < v.size() && scan::is_digit(v[e])) ++e;
+    out.push_back(std::atol(std::string(v.substr(i, e - i)).c_str()));
+    i = e;
+  }
+  if (after) out.push_back(1);  // "after b10215" is newer than b10215
+  return out;
+}
+
 /// A heading over a bulleted list that says how the listed versions fare: "Was working with:",
 /// "but not with:", "Broken on:". Only a short line that ends in ':' and names no version.
 verdict heading_verdict(std::string_view t) {
@@ -222,7 +242,9 @@ void scan_regressions(paste_scan& s) {
     if (all[b].said != verdict::fails) continue;
     size_t good = all.size();
     for (size_t a = 0; a < all.size(); ++a)
+      // a regression is the newer one failing; "fails on 6.2, works on 6.3" is a fix, not this
       if (all[a].said == verdict::works && all[a].component == all[b].component && all[a].version != all[b].version &&
+          version_numbers(all[a].version) < version_numbers(all[b].version) &&
           (good == all.size() || (a < b && (good > b || a > good))))
         good = a;
     if (good == all.size()) continue;

@@ -55,6 +55,7 @@ TEST(RegressionProse, VersionsWithoutAWorksFailsContrastGiveNothing) {
         "I was on Adrenalin 25.9.2 and it didn't work. I installed 25.3.1 but it still doesn't work.\n",
         "ROCm 6.3 works on my other machine, torch 2.5.1 fails here\n",
         "Tried llama.cpp b4500 and b4501, same error.\n",
+        "ROCm 6.2 fails with hipErrorNoBinaryForGpu, ROCm 6.3 works.\n",  // an upgrade that fixed it
         "[2025-01-02 10:00:01] error: kernel 6.9.1 worked 6.9.2\n"}) {
     told_regression t = regression_in(text);
     EXPECT_TRUE(t.component.empty() && t.good.empty() && t.bad.empty()) << text << " -> " << t.component << " " << t.good << " " << t.bad;
