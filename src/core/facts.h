@@ -285,6 +285,12 @@ struct machine_facts {
   /// "ollama" -> "0.5.7", "llama.cpp" -> "4404" (its build number), "comfyui" -> "0.3.10",
   /// "adrenalin" -> "24.12.1" (AMD's Windows driver). Only explain fills it, from pastes.
   std::map<std::string, std::string> apps;
+  /// A component the reporter says works at one version and fails at another (explain only,
+  /// from prose): "kernel", "nvidia-driver", "amd-driver", "rocm", "cuda", "torch", "llama.cpp",
+  /// "ollama", "vllm", "mesa", "koboldcpp"; the versions as written ("6.8", "b1292").
+  struct regression_told {
+    std::string component, good, bad;
+  } regression;
   std::vector<detection_issue> issues;
   std::vector<device_code_library> device_code;  ///< GPU libraries of the Python env (filled by check)
   topology_info topology;

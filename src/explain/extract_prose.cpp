@@ -30,6 +30,18 @@ std::vector<std::string> gfx_tokens(std::string_view lower) {
 
 namespace {
 
+/// A version followed by "+" ("ROCm 6.3+"), or a line that speaks of what a release added or
+/// needs ("added support", "support for", "supported since", "requires", "or later"): a release
+/// mentioned, not the one installed. `after` is the offset just past the version.
+bool release_mention(std::string_view lower, size_t after) {
+  if (after < lower.size() && lower[after] == '+') return true;
+  for (std::string_view w : {"added support", "adds support", "support for", "supports ", "supported since", "support since",
+                             "supported in", "support in ", "starting with", "requires", "required", "or later", "or newer",
+                             "at least", "minimum", "release notes"})
+    if (lower.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
 /// Lines whose gfx tokens list what a library ships or a build targets, not the user's GPU.
 bool lists_targets(std::string_view lower) {
   for (std::string_view w : {".dat", ".co", ".hsaco", ".so", "tensilelibrary", "offload-arch", "targets", "rocm_arch",
@@ -354,6 +366,10 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     std::string ver = v->substr(0, v->find_first_not_of("0123456789.", 0));
     if (std::count(ver.begin(), ver.end(), '.') < 1 || ver.front() > '9' || std::stoi(ver) > 20) continue;  // "rocm 6.2", not a build number
     bool path = p >= 5 && lower.compare(p - 5, 5, "/opt/") == 0;
+    // A release named for what it brought or needs ("ROCm 6.3+ support for gfx1201", "AMD added
+    // support with ROCm 6.3", "requires ROCm 6.2 or later") is not the installed one: sdnext-style
+    // reports quote the release notes next to the SDK they actually run.
+    if (!path && !labelled && release_mention(lower, q + v->size())) continue;
     s.propose("rocm.version", ver, i, "text", path || labelled ? weight::labelled : weight::prose);
   }
   // "CUDA Version: 12.4" outside nvidia-smi's header (a report quoting it), "CUDA Runtime (per
@@ -385,6 +401,7 @@ void scan_prose(paste_scan& s) {
     scan_app_log_line(s, i, l, lower);
     scan_windows_line(s, i, l, lower);
   }
+  scan_regressions(s);
 }
 
 }  // namespace gs

@@ -103,6 +103,16 @@ void scan_windows_line(paste_scan& s, size_t i, const std::string& l, const std:
     s.propose("app.adrenalin", *v, i, "text", weight::labelled);
     s.propose("host.os_id", "windows", i, "text", weight::prose);
   }
+  // The HIP SDK's install folder, "C:\Program Files\AMD\ROCm\6.2\bin\rocblas.dll" (AMD's HIP SDK for
+  // Windows installs each release under ROCm\<major.minor>): the SDK that is installed, so it
+  // outweighs a release the prose only mentions ("ROCm 6.3 added support"), and the OS is Windows.
+  if (size_t p = lower.find("\\amd\\rocm\\"); p != std::string::npos) {
+    size_t q = p + 10;
+    if (auto v = first_version(lower, q); v && lower.compare(q, v->size(), *v) == 0 && v->find('.') != std::string::npos) {
+      s.propose("rocm.version", *v, i, "hip sdk path", weight::labelled);
+      s.propose("host.os_id", "windows", i, "hip sdk path", weight::labelled);
+    }
+  }
   // WSL2's GPU is the Windows driver's, behind the dxgkrnl paravirtual device: its kernel log
   // says "misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22".
   if (lower.find("dxgk") != std::string::npos || lower.find("misc dxg") != std::string::npos)

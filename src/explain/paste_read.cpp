@@ -259,6 +259,12 @@ void assemble(paste_scan& s, paste_reading& out) {
       f.host.ram_total_bytes = std::strtoull(v.c_str(), nullptr, 10);
     } else if (key.rfind("app.", 0) == 0) {
       f.apps[key.substr(4)] = v;
+    } else if (key == "regression.component") {
+      f.regression.component = v;
+    } else if (key == "regression.good") {
+      f.regression.good = v;
+    } else if (key == "regression.bad") {
+      f.regression.bad = v;
     } else if (key == "python.version") {
       f.python.version = v;
       f.python.found = true;

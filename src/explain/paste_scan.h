@@ -52,6 +52,9 @@ void scan_app_log_line(paste_scan& s, size_t i, const std::string& line, const s
 /// Windows' own numbers: NVIDIA's four-part driver (32.0.15.6636 is 566.36), the NT build
 /// (10.0.22631 is Windows 11), AMD's Adrenalin release, WSL2's dxg kernel lines (extract_windows.cpp).
 void scan_windows_line(paste_scan& s, size_t i, const std::string& line, const std::string& lower);
+/// "works with A, fails with B" of one component in the reporter's prose -> regression.component,
+/// .good, .bad (extract_regression.cpp); run once after the line-by-line prose pass.
+void scan_regressions(paste_scan& s);
 /// A gpustack JSON report in `text`; true when one was found and read.
 bool scan_gpustack_report(std::string_view text, paste_scan& s);
 

@@ -2,6 +2,7 @@
 // has a machine that fires it and a close neighbour that does not. A rule added without a row
 // here fails BuiltinRules.EveryRuleHasACase.
 #include <functional>
+#include <regex>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -780,6 +781,46 @@ TEST(BuiltinRules, AnUnresolvableCdiDeviceWithTheSpecListedIsNotAMissingSpec) {
   unknown.coverage.partial = true;
   EXPECT_TRUE(has(builtin().match_error_text(err, unknown), "GS-NV-212"));
   EXPECT_FALSE(has(builtin().match_error_text("INFO[0000] Found 3 CDI devices\nnvidia.com/gpu=all\n" + err, unknown), "GS-NV-212"));
+}
+
+TEST(BuiltinRules, NativeLinuxDeviceFixesStayQuietUnderWsl) {
+  // WSL2 reaches an AMD GPU through /dev/dxg and AMD's WSL runtime: there is no /dev/kfd, no
+  // render group and no amdgpu module to check or load, so a fix that names them misleads a WSL
+  // user (ROCm/legacy-rocm-build#5461: the group/kfd advice was among its wrong answers). Every
+  // rule whose fix is native Linux's must be silenced by host.container_kind = "wsl"; the WSL
+  // rules (GS-WSL-*, GS-HIP-007) speak there. Rules on device-node readings (dev.*) or a
+  // container spec (container.*) only see what exists, so they need no gate.
+  const std::regex native(R"(/dev/kfd|--group-add (video|render)|render group|usermod|lsmod \| grep amdgpu|modprobe amdgpu|amdgpu-dkms|amdgpu\.[a-z_]+=)",
+                          std::regex::icase);
+  // Fixes that name /dev/kfd beside NVIDIA's or Windows' own steps: their other branches hold under WSL.
+  const std::set<std::string> mixed = {"GS-OLLAMA-203", "GS-OLLAMA-205", "GS-CARD-005", "GS-CTR-021",
+                                       "GS-LLAMA-150", "GS-ROCM-205", "GS-DET-002"};
+  for (const rule& r : builtin().rules()) {
+    if (!std::regex_search(r.remediation.source, native) || r.id.rfind("GS-WSL-", 0) == 0 || mixed.count(r.id)) continue;
+    bool gated = false, reads_nodes = false;
+    for (const condition& c : r.when) {
+      gated = gated || (c.key == "host.container_kind" && c.op == cond_op::ne && !c.args.empty() && c.args[0].text == "wsl");
+      reads_nodes = reads_nodes || c.key.rfind("dev.", 0) == 0 || c.key.rfind("container.", 0) == 0;
+    }
+    EXPECT_TRUE(gated || reads_nodes) << r.id << " (" << r.pos.path << ":" << r.pos.line
+                                      << "): a native-Linux fix needs host.container_kind = { ne = \"wsl\" } in [rule.when]";
+  }
+}
+
+TEST(BuiltinRules, PackagingErrorRulesNeedTheirVendorSide) {
+  // Near misses of GS-PKG-301..303: the same error shapes without the part that makes the fix right.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  const std::string conflict =
+      "ERROR: Cannot install -r requirements.txt (line 4) and torch==2.6.0 because these package versions have conflicting dependencies.\n"
+      "    chatterbox-tts 0.1.6 depends on torch==2.5.1\nERROR: ResolutionImpossible\n";
+  EXPECT_FALSE(has(builtin().match_error_text(conflict, unknown), "GS-PKG-301")) << "PyPI torch on both sides: no vendor build";
+  EXPECT_TRUE(has(builtin().match_error_text("The user requested torch 2.6.0+rocm6.4.1\n" + conflict, unknown), "GS-PKG-301"));
+  EXPECT_FALSE(has(builtin().match_error_text("ERROR: No matching distribution found for jaxlib==0.4.29\n", unknown), "GS-PKG-302"))
+      << "no local version: another cause (Python, platform)";
+  EXPECT_TRUE(has(builtin().match_error_text("ERROR: No matching distribution found for jaxlib==0.4.29+cuda12.cudnn89\n", unknown), "GS-PKG-302"));
+  EXPECT_FALSE(has(builtin().match_error_text("stat /usr/bin/nvidia-container-runtime-hook: no such file or directory\n", unknown), "GS-PKG-303"))
+      << "the toolkit itself missing is GS-CONT's, not a stale spec";
 }
 
 }  // namespace

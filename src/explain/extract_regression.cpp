@@ -1,0 +1,258 @@
+// A regression told in prose: the reporter says one version of a component works and another
+// fails ("works with b1292, fails with b1293", "worked on kernel 6.8, broke after updating to
+// 6.9", "after updating the driver from 566.36 to 572.16 it crashes", a bulleted "- 6.8.12: works
+// / - 6.9.3: memory fault"). Both versions of one component, each in a clause that says it works
+// or fails, make the facts regression.component/.good/.bad (GS-REG-201 turns them into "stay on
+// the good one, report it upstream with both"). A line that only lists versions has no contrast
+// and gives nothing.
+//
+// Only the newer version failing counts: an upgrade that fixed it is no regression.
+//
+// Cost: a line is looked at only when it holds a digit and a works/fails word (a few finds);
+// the per-clause scan is linear in the line.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/text_scan.h"
+#include "explain/paste_scan.h"
+
+namespace gs {
+namespace {
+
+enum class verdict { none, works, fails };
+
+/// One version named in a clause, with the component it belongs to and what the clause says.
+struct version_mention {
+  std::string component;  // "kernel", "nvidia-driver", "llama.cpp", ...
+  std::string version;
+  verdict said = verdict::none;
+};
+
+// A clause that says it was fixed by a version ("downgrading to 566.36 fixed it") names a good
+// one even though it mentions the crash; checked before the failure words.
+constexpr std::string_view kFixedBy[] = {"fixed", "fixes", "solved", "solves", "resolved", "downgrad", "revert", "roll back",
+                                         "rolled back", "rolling back", "went back", "go back", "last good", "last working"};
+constexpr std::string_view kFails[] = {"fail", "broke", "crash", "segfault", "error", "doesn't work", "does not work",
+                                       "don't work", "didn't work", "not working", "stopped working", "no longer work",
+                                       "regress", "hang", "freez", "memory fault", "core dump", "after updat", "after upgrad",
+                                       "since updat", "since upgrad", "garbage", "wrong output"};
+constexpr std::string_view kWorks[] = {"works", "worked", "working", "runs fine", "ran fine", "fine", " ok", "no issue",
+                                       "no problem"};
+
+bool has_any(std::string_view t, std::initializer_list<std::string_view> ws) {
+  for (std::string_view w : ws)
+    if (t.find(w) != std::string_view::npos) return true;
+  return false;
+}
+template <size_t N>
+bool has_any(std::string_view t, const std::string_view (&ws)[N]) {
+  for (std::string_view w : ws)
+    if (t.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+verdict clause_verdict(std::string_view c) {
+  if (has_any(c, kFixedBy) || has_any(c, {"without error", "no error", "without crash", "no crash"})) return verdict::works;
+  if (has_any(c, kFails)) return verdict::fails;
+  if (has_any(c, kWorks)) return verdict::works;
+  return verdict::none;
+}
+
+/// The component a keyword just before a version names ("kernel 6.9", "driver 572.16", "ROCm
+/// 6.3", "llama.cpp b1293"); "b1293" names a llama.cpp/ggml build by itself. Empty: none named.
+std::string component_before(std::string_view lower, size_t at) {
+  std::string_view before = lower.substr(at > 24 ? at - 24 : 0, at > 24 ? 24 : at);
+  struct kw { std::string_view word, component; };
+  static constexpr kw kws[] = {{"kernel", "kernel"},   {"linux", "kernel"},    {"driver", "driver"},  {"adrenalin", "driver"},
+                               {"rocm", "rocm"},       {"hip sdk", "rocm"},    {"cuda", "cuda"},      {"torch", "torch"},
+                               {"ollama", "ollama"},   {"vllm", "vllm"},       {"mesa", "mesa"},      {"llama.cpp", "llama.cpp"},
+                               {"koboldcpp", "koboldcpp"}, {"build", "llama.cpp"}};
+  size_t best = std::string_view::npos;
+  std::string_view comp;
+  for (const kw& k : kws)
+    if (size_t p = before.rfind(k.word); p != std::string_view::npos && (best == std::string_view::npos || p > best)) {
+      best = p;
+      comp = k.component;
+    }
+  return std::string(comp);
+}
+
+/// Splits a lower-cased line into clauses at sentence and contrast boundaries.
+std::vector<std::string_view> clauses(std::string_view l) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  auto cut = [&](size_t end, size_t skip) {
+    if (end > start) out.push_back(l.substr(start, end - start));
+    start = end + skip;
+  };
+  for (size_t i = 0; i < l.size(); ++i) {
+    char c = l[i];
+    if (c == ';' || c == ',' || c == '|' || ((c == '.' || c == '!' || c == '?') && (i + 1 == l.size() || l[i + 1] == ' ')))
+      cut(i, 1);
+    else
+      for (std::string_view w : {" but ", " while ", " whereas ", " however ", " and then ", " yet "})
+        if (l.compare(i, w.size(), w) == 0) {
+          cut(i, w.size());
+          i += w.size() - 1;
+          break;
+        }
+  }
+  cut(l.size(), 0);
+  return out;
+}
+
+/// A version token at `p` of a clause: "b1293", "6.9", "572.16", "0.6.2", "6.8.0-49"; not a
+/// size ("16gb"), a count ("2 gpus") or a bare integer.
+std::optional<std::string> version_at(std::string_view c, size_t p, bool& build) {
+  build = false;
+  if (p > 0 && (std::isalnum(static_cast<unsigned char>(c[p - 1])) || c[p - 1] == '.' || c[p - 1] == '_')) return std::nullopt;
+  size_t q = p;
+  if (c[q] == 'b' && q + 1 < c.size() && scan::is_digit(c[q + 1])) {
+    build = true;
+    ++q;
+  } else if (c[q] == 'v' && q + 1 < c.size() && scan::is_digit(c[q + 1])) {
+    ++q;
+  }
+  if (!scan::is_digit(c[q])) return std::nullopt;
+  size_t e = q;
+  while (e < c.size() && (scan::is_digit(c[e]) || (c[e] == '.' && e + 1 < c.size() && scan::is_digit(c[e + 1])))) ++e;
+  std::string_view v = c.substr(q, e - q);
+  if (e < c.size() && std::isalpha(static_cast<unsigned char>(c[e]))) return std::nullopt;  // 16gb, 7900xtx, 2x
+  if (build) return v.size() >= 3 ? std::optional<std::string>("b" + std::string(v)) : std::nullopt;
+  if (v.find('.') == std::string_view::npos) return std::nullopt;
+  return std::string(v);
+}
+
+/// Every version in a line, each with its component (named just before it, else the line's
+/// previous one) and the verdict of its clause. "from A to B" after an update: A works, B fails.
+std::vector<version_mention> mentions_in(std::string_view lower, std::string& last_component) {
+  std::vector<version_mention> out;
+  bool update_line = has_any(lower, {"updat", "upgrad"});
+  for (std::string_view c : clauses(lower)) {
+    verdict v = clause_verdict(c);
+    size_t from = c.find("from "), to = c.find(" to ");
+    for (size_t p = 0; p < c.size(); ++p) {
+      bool build = false;
+      auto ver = version_at(c, p, build);
+      if (!ver) continue;
+      size_t abs = static_cast<size_t>(c.data() - lower.data()) + p;
+      std::string comp = build ? "llama.cpp" : component_before(lower, abs);
+      if (comp.empty()) comp = last_component;
+      if (comp.empty()) {
+        p += ver->size();
+        continue;
+      }
+      last_component = comp;
+      verdict said = v;
+      // "versions after b10215 just throw errors": the named one is the last that worked
+      bool after_it = false;
+      for (std::string_view w : {"versions after ", "version after ", "builds after ", "releases after ", "anything after ",
+                                 "everything after ", "newer than "})
+        after_it = after_it || (p >= w.size() && c.compare(p - w.size(), w.size(), w) == 0);
+      if (after_it && v == verdict::fails) {
+        out.push_back({comp, *ver, verdict::works});
+        out.push_back({comp, "after " + *ver, verdict::fails});
+        p += ver->size();
+        continue;
+      }
+      // "updated the driver from 566.36 to 572.16 and now it crashes": the old one worked
+      if (update_line && from != std::string_view::npos && to != std::string_view::npos && from < to)
+        said = p < to ? verdict::works : verdict::fails;
+      out.push_back({comp, *ver, said});
+      p += ver->size();
+    }
+  }
+  return out;
+}
+
+/// NVIDIA's driver branches are 3xx-9xx.y; AMD's Adrenalin releases yy.m.n with yy 19-40.
+std::string driver_kind(const std::string& v) {
+  int major = std::atoi(v.c_str());
+  if (major >= 300 && major < 1000) return "nvidia-driver";
+  if (major >= 19 && major <= 40 && std::count(v.begin(), v.end(), '.') == 2) return "amd-driver";
+  return "driver";
+}
+
+/// The dotted numbers of a version as written ("b1293" -> 1293, "after b10215" -> 10215 and a
+/// bit more, "6.17.9" -> 6,17,9), for telling which of two is the newer.
+std::vector<long> version_numbers(std::string_view v) {
+  std::vector<long> out;
+  bool after = v.rfind("after ", 0) == 0;
+  for (size_t i = 0; i < v.size();) {
+    if (!scan::is_digit(v[i])) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < v.size() && scan::is_digit(v[e])) ++e;
+    out.push_back(std::atol(std::string(v.substr(i, e - i)).c_str()));
+    i = e;
+  }
+  if (after) out.push_back(1);  // "after b10215" is newer than b10215
+  return out;
+}
+
+/// A heading over a bulleted list that says how the listed versions fare: "Was working with:",
+/// "but not with:", "Broken on:". Only a short line that ends in ':' and names no version.
+verdict heading_verdict(std::string_view t) {
+  if (t.size() > 60 || t.back() != ':' || std::any_of(t.begin(), t.end(), [](char c) { return scan::is_digit(c); }))
+    return verdict::none;
+  if (has_any(t, kFails) || has_any(t, {"but not", "not with", "not on"})) return verdict::fails;
+  if (has_any(t, kWorks)) return verdict::works;
+  return verdict::none;
+}
+
+bool bullet(std::string_view t) { return !t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+'); }
+
+}  // namespace
+
+void scan_regressions(paste_scan& s) {
+  std::vector<version_mention> all;
+  std::vector<size_t> line_of;
+  verdict heading = verdict::none;  // of the bulleted list under way
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string& l = s.lines[i];
+    if (l.size() > 600) continue;
+    std::string lower = lower_copy(l);
+    std::string t = trim_copy(lower);
+    if (verdict h = t.empty() ? verdict::none : heading_verdict(t); h != verdict::none) {
+      heading = h;
+      continue;
+    }
+    if (!bullet(t)) heading = verdict::none;
+    if (std::none_of(l.begin(), l.end(), [](char c) { return scan::is_digit(c); })) continue;
+    // A log or tool line ("[2025-01-01 ...] error", "  File ...") is not the reporter's contrast.
+    if (t.empty() || t[0] == '[' || t[0] == '#' || t.rfind("file ", 0) == 0 || t.find("error:") == 0) continue;
+    std::string last;
+    for (version_mention& m : mentions_in(lower, last)) {
+      if (m.said == verdict::none) m.said = heading;
+      if (m.said == verdict::none) continue;
+      if (m.component == "driver") m.component = driver_kind(m.version);
+      all.push_back(m);
+      line_of.push_back(i);
+    }
+  }
+  // The first failing version, against the last working one of its component before it (the
+  // newest good release the reporter names), else any working one.
+  for (size_t b = 0; b < all.size(); ++b) {
+    if (all[b].said != verdict::fails) continue;
+    size_t good = all.size();
+    for (size_t a = 0; a < all.size(); ++a)
+      // a regression is the newer one failing; "fails on 6.2, works on 6.3" is a fix, not this
+      if (all[a].said == verdict::works && all[a].component == all[b].component && all[a].version != all[b].version &&
+          version_numbers(all[a].version) < version_numbers(all[b].version) &&
+          (good == all.size() || (a < b && (good > b || a > good))))
+        good = a;
+    if (good == all.size()) continue;
+    s.propose("regression.component", all[b].component, line_of[b], "text", weight::prose);
+    s.propose("regression.good", all[good].version, line_of[good], "text", weight::prose);
+    s.propose("regression.bad", all[b].version, line_of[b], "text", weight::prose);
+    return;
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,66 @@
+// The works-at-A / fails-at-B contrast read from prose (src/explain/extract_regression.cpp).
+// Cost: a dozen short pastes, well under a millisecond.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "explain/paste.h"
+
+namespace gs {
+namespace {
+
+struct told_regression {
+  std::string component, good, bad;
+};
+
+told_regression regression_in(std::string_view text) {
+  told_regression t;
+  for (const pasted_fact& f : read_paste(text).facts_read) {
+    if (f.key == "regression.component") t.component = f.value;
+    if (f.key == "regression.good") t.good = f.value;
+    if (f.key == "regression.bad") t.bad = f.value;
+  }
+  return t;
+}
+
+void expect_regression(std::string_view text, const std::string& comp, const std::string& good, const std::string& bad) {
+  told_regression t = regression_in(text);
+  EXPECT_EQ(t.component, comp) << text;
+  EXPECT_EQ(t.good, good) << text;
+  EXPECT_EQ(t.bad, bad) << text;
+}
+
+TEST(RegressionProse, AWorksAndAFailsClauseOfOneComponentNameBothVersions) {
+  expect_regression("It works with b1292, fails with b1293 (core dumped).\n", "llama.cpp", "b1292", "b1293");
+  expect_regression("b4500 works fine but b4501 crashes on load\n", "llama.cpp", "b4500", "b4501");
+  expect_regression("Everything worked on kernel 6.8.12, it broke after updating to 6.9.3.\n", "kernel", "6.8.12", "6.9.3");
+  expect_regression("After updating the driver from 566.36 to 572.16 ComfyUI crashes on every run.\n", "nvidia-driver", "566.36",
+                    "572.16");
+  expect_regression("Ollama 0.6.2 works on the GPU. With ollama 0.6.5 it segfaults.\n", "ollama", "0.6.2", "0.6.5");
+  expect_regression("Downgrading to Adrenalin 24.12.1 fixed it, 25.3.1 hangs the GPU\n", "amd-driver", "24.12.1", "25.3.1");
+  expect_regression("Versions after b10215 just throw errors on our Intel Ultra CPU\n", "llama.cpp", "b10215", "after b10215");
+}
+
+TEST(RegressionProse, AHeadedBulletListSaysWhichVersionsWork) {
+  expect_regression("Was working with:\n  - kernel.x86_64 6.17.7-300.fc43\n  - kernel.x86_64 6.17.8-300.fc43\n but not with:\n"
+                    "  - kernel.x86_64 6.17.9-300.fc43\n",
+                    "kernel", "6.17.8", "6.17.9");
+}
+
+TEST(RegressionProse, VersionsWithoutAWorksFailsContrastGiveNothing) {
+  // Only a list of versions, or both failing, or two components: no regression of one component.
+  for (std::string_view text :
+       {"I use kernel 6.8, ROCm 6.4.1 and torch 2.5.1 on an RX 7900 XTX.\n",
+        "I was on Adrenalin 25.9.2 and it didn't work. I installed 25.3.1 but it still doesn't work.\n",
+        "ROCm 6.3 works on my other machine, torch 2.5.1 fails here\n",
+        "Tried llama.cpp b4500 and b4501, same error.\n",
+        "ROCm 6.2 fails with hipErrorNoBinaryForGpu, ROCm 6.3 works.\n",  // an upgrade that fixed it
+        "[2025-01-02 10:00:01] error: kernel 6.9.1 worked 6.9.2\n"}) {
+    told_regression t = regression_in(text);
+    EXPECT_TRUE(t.component.empty() && t.good.empty() && t.bad.empty()) << text << " -> " << t.component << " " << t.good << " " << t.bad;
+  }
+}
+
+}  // namespace
+}  // namespace gs
