@@ -37,4 +37,27 @@ std::vector<int> gemm_sample_rows(int M, uint32_t seed) {
   return {0, 1, M / 3, M / 2, 2 * M / 3, M - 2, M - 1, int(seed % unsigned(M))};
 }
 
+f32_check check_gemm_rows(std::span<const float> got, int M, int N, bool all_rows, uint32_t seed,
+                          const std::function<float(int, int)>& want, const std::function<double(int, int)>& bound,
+                          const std::function<void()>& each_row) {
+  std::vector<int> rows;
+  if (all_rows)
+    for (int r = 0; r < M; ++r) rows.push_back(r);
+  else
+    rows = gemm_sample_rows(M, seed);
+  std::vector<float> got_rows, want_rows;
+  std::vector<double> bounds;
+  for (int r : rows) {
+    each_row();
+    for (int c = 0; c < N; ++c) {
+      got_rows.push_back(got[size_t(r) * N + c]);
+      want_rows.push_back(want(r, c));
+      bounds.push_back(bound(r, c));
+    }
+  }
+  f32_check check = check_f32(got_rows, want_rows, bounds);
+  if (!all_rows) add_unwritten(check, got);  // rows not compared still must have been written
+  return check;
+}
+
 }  // namespace gs

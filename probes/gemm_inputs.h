@@ -4,7 +4,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
+
+#include "probes/verify.h"
 
 namespace gs {
 
@@ -34,5 +38,13 @@ double gemm_error_bound(int K, double abs_sum);
 /// Rows of an M-row result to compare when comparing them all costs too much host time: both
 /// ends, thirds, the middle and one seeded row (8 rows; K x N multiply-adds each).
 std::vector<int> gemm_sample_rows(int M, uint32_t seed);
+
+/// Compare the rows of C (M x N row-major in `got`) a GEMM probe checks, every row or
+/// gemm_sample_rows(M, seed), with want(r, c) within bound(r, c); with a sample, an element never
+/// written anywhere in C counts as bad too. `each_row` runs before each row (the watchdog's
+/// heartbeat: at K = 4096 a row is ~0.1 s of host work).
+f32_check check_gemm_rows(std::span<const float> got, int M, int N, bool all_rows, uint32_t seed,
+                          const std::function<float(int, int)>& want, const std::function<double(int, int)>& bound,
+                          const std::function<void()>& each_row);
 
 }  // namespace gs

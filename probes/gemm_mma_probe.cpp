@@ -122,25 +122,15 @@ bool run_nt_and_check(gpu_session& s, gemm_type t, const mma_launch& kl, const m
   s.phase("verify");
   std::vector<float> got(c_n);
   if (!s.check(dc.download(got.data())) || !s.check(dc.check_guards(guards_ok))) return false;
-  std::vector<int> rows;
-  if (g.all_rows)
-    for (int r = 0; r < M; ++r) rows.push_back(r);
-  else
-    rows = gemm_sample_rows(M, seed);
-  std::vector<float> got_rows, want_rows;
-  std::vector<double> bounds;
-  for (int r : rows) {
-    s.heartbeat();
-    for (int c = 0; c < N; ++c) {
-      double abs_sum = 0;
-      for (int k = 0; k < K; ++k) abs_sum += std::fabs(double(in.a_wide[size_t(r) * K + k]) * in.bt_wide[size_t(c) * K + k]);
-      got_rows.push_back(got[size_t(r) * N + c]);
-      want_rows.push_back(gemm_nt_ref_element(in.a_wide.data(), in.bt_wide.data(), K, r, c));
-      bounds.push_back(gemm_error_bound(K, abs_sum));
-    }
-  }
-  check = check_f32(got_rows, want_rows, bounds);
-  if (!g.all_rows) add_unwritten(check, got);  // rows not compared still must have been written
+  check = check_gemm_rows(
+      got, M, N, g.all_rows, seed,
+      [&](int r, int c) { return gemm_nt_ref_element(in.a_wide.data(), in.bt_wide.data(), K, r, c); },
+      [&](int r, int c) {
+        double abs_sum = 0;
+        for (int k = 0; k < K; ++k) abs_sum += std::fabs(double(in.a_wide[size_t(r) * K + k]) * in.bt_wide[size_t(c) * K + k]);
+        return gemm_error_bound(K, abs_sum);
+      },
+      [&] { s.heartbeat(); });
   return true;
 }
 
