@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace gs {
 namespace {
 
@@ -92,6 +94,28 @@ TEST(QloraGemms, EveryShapeIsDistinctAndUsesAddUpToTheModulesTimesLayers) {
   // x A^T at rank 16 from every 1024-wide input: in_proj_qkv/z/b/a in 18 layers, q/k/v in 6,
   // gate/up in 24; plus the two 16-wide base forwards in 18 layers.
   EXPECT_EQ(shared->uses_per_step, 4 * 18 + 3 * 6 + 2 * 24 + 2 * 18);
+}
+
+// The probes judge each result by its GEMM's name: two shapes under one name would check one
+// against the other's reference (gemma4-31b's full-attention q_proj, 16384 wide, was judged as
+// the sliding layers' 8192-wide one: 33 of 106 py.matmul cases "wrong" on an H100).
+TEST(QloraGemms, EveryNameIsOneShapeInEveryRegistryModel) {
+  for (const model_spec& m : builtin_model_registry().models) {
+    std::map<std::string, const qlora_gemm*> seen;
+    for (const qlora_gemm& g : qlora_step_gemms(m, 2048, {8, 16, 64}))
+      EXPECT_TRUE(seen.emplace(g.name, &g).second) << m.name << ": " << g.name << " twice";
+  }
+  const model_spec* gemma = find_model(builtin_model_registry(), "gemma4-31b");
+  ASSERT_NE(gemma, nullptr);
+  auto list = qlora_step_gemms(*gemma, 2048, {16});
+  const qlora_gemm* sliding = find_gemm(list, "q_proj.fwd");
+  const qlora_gemm* full = find_gemm(list, "q_proj@full_attention.fwd");
+  ASSERT_TRUE(sliding && full);
+  EXPECT_EQ(sliding->n, 32 * 256);  // 32 heads x head_dim 256
+  EXPECT_EQ(full->n, 32 * 512);     // 32 heads x global_head_dim 512
+  EXPECT_EQ(sliding->uses_per_step, 50);
+  EXPECT_EQ(full->uses_per_step, 10);
+  EXPECT_NE(find_gemm(list, "q_proj@full_attention.lora_b.fwd.r16"), nullptr);
 }
 
 }  // namespace

@@ -232,6 +232,17 @@ TEST_F(PyMatmulJudge, ABigShapeFarBelowItsRooflineWarnsWithCauses) {
   EXPECT_EQ(pymm_judged(plan, small, false).outcome, status::pass);
 }
 
+// gemma4-31b's full-attention layers have other q/k/o shapes than its sliding ones under the
+// same module names: right answers for every one of its 106 GEMMs pass (the H100 run of
+// 2026-12-05 failed 33 of them when two shapes shared a name). ~0.7 s: K up to 21504.
+TEST(PyMatmul, RightAnswersPassAtEveryGemmaShape) {
+  const model_spec* gemma = find_model(builtin_model_registry(), "gemma4-31b");
+  ASSERT_NE(gemma, nullptr);
+  auto plan = py_matmul_plan(*gemma, 2048, 20261205);
+  probe_result r = pymm_judged(plan, pymm_good_cases(plan, {"cublas"}), false);
+  EXPECT_EQ(r.outcome, status::pass) << r.detail;
+}
+
 TEST_F(PyMatmulJudge, AShapeTheScriptNeverReportedFails) {
   nlohmann::json cases = pymm_good_cases(plan, {"cublas"});
   cases.erase(cases.size() - 1);
