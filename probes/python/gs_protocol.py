@@ -170,24 +170,39 @@ def device_name(torch, index):
     return props.name, "sm_%d%d" % (props.major, props.minor)
 
 
+# Cycles torch.cuda._sleep holds the stream for before the timed calls: ~4 ms at 2 GHz, so the
+# host can queue 10-50 calls at 20-80 us of Python dispatch each before the GPU reaches them.
+HOLD_CYCLES_PER_CALL = 200_000
+
+
 def event_times_ms(torch, fn, iters, warmup=3, beat=True):
-    """Milliseconds of each of `iters` calls of fn() after `warmup` untimed ones, each timed by
-    its own pair of CUDA/HIP events; a heartbeat after each when `beat` (a script that does not
-    speak the protocol, like scripts/torch_reference.py, passes beat=False)."""
+    """Milliseconds of each of `iters` calls of fn() after `warmup` untimed ones, each between its
+    own pair of CUDA/HIP events, the GPU's time and not the host's; a heartbeat after the lot
+    when `beat` (a script that does not speak the protocol, like scripts/torch_reference.py,
+    passes beat=False).
+
+    Why the hold: timing one call on an idle GPU measures Python's dispatch, since the start event
+    fires at once and the kernel arrives 20-40 us later. A rank-8 LoRA GEMM is 3-10 us of work:
+    the H100 run of 2026-12-05 timed every such GEMM at ~40 us (6-18 % of its roofline, a false
+    "far below the band"). torch.cuda._sleep keeps the stream busy while every call is queued,
+    so the events run back to back on the GPU. Without _sleep, each call is timed alone as before."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    pairs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
+    hold = getattr(torch.cuda, "_sleep", None)
+    if hold is not None:
+        hold(HOLD_CYCLES_PER_CALL * max(1, iters))
+    for a, b in pairs:
         a.record()
         fn()
         b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-        if beat:
-            heartbeat()
-    return times
+        if hold is None:
+            b.synchronize()
+    pairs[-1][1].synchronize()
+    if beat:
+        heartbeat()
+    return [a.elapsed_time(b) for a, b in pairs]
 
 
 def tiny_llama_config(layers):

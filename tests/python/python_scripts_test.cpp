@@ -177,6 +177,38 @@ TEST(PythonScripts, DeviceArchIsSmOnCudaEvenWhenGcnArchNameIsSet) {
   fs::remove_all(dir);
 }
 
+// event_times_ms must time the GPU, not Python's dispatch: with torch.cuda._sleep it holds the
+// stream, queues every call between its events, and waits once at the end (a fake torch logs the
+// order); without _sleep it times each call alone. Mutating the hold or the single wait fails this.
+TEST(PythonScripts, EventTimingQueuesEveryCallBehindAHeldStream) {
+  fs::path dir = fs::temp_directory_path() / ("gs-events-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "gs_protocol.py") << *find_asset("probes/python/gs_protocol.py");
+  std::string snippet =
+      "import types, gs_protocol as gs\n"
+      "log = []\n"
+      "class Event:\n"
+      "    def __init__(self, enable_timing): self.t = None\n"
+      "    def record(self): log.append('rec'); self.t = len(log)\n"
+      "    def synchronize(self): log.append('wait')\n"
+      "    def elapsed_time(self, end): return float(end.t - self.t)\n"
+      "def fake(sleep):\n"
+      "    cuda = types.SimpleNamespace(Event=Event, synchronize=lambda: log.append('sync'))\n"
+      "    if sleep: cuda._sleep = lambda cycles: log.append('hold %d' % cycles)\n"
+      "    return types.SimpleNamespace(cuda=cuda)\n"
+      "for sleep in (True, False):\n"
+      "    del log[:]\n"
+      "    t = gs.event_times_ms(fake(sleep), lambda: log.append('fn'), 3, warmup=1, beat=False)\n"
+      "    print(' '.join(log), t)\n";
+  std::ofstream(dir / "probe.py") << snippet;
+  std::string out;
+  test::shell("cd '" + dir.string() + "' && /usr/bin/python3 probe.py", &out);
+  EXPECT_EQ(out,
+            "fn sync hold 600000 rec fn rec rec fn rec rec fn rec wait [2.0, 2.0, 2.0]\n"
+            "fn sync rec fn rec wait rec fn rec wait rec fn rec wait wait [2.0, 2.0, 2.0]\n");
+  fs::remove_all(dir);
+}
+
 TEST(PythonScripts, TranscriptDirKeepsTheRawStreamsOfEachRun) {
   fs::path dir = fs::temp_directory_path() / ("gs-transcripts-" + std::to_string(::getpid()));
   fs::remove_all(dir);
