@@ -2,8 +2,11 @@
 // clang_gfx.h.
 #include "support/clang_gfx.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 
+#include "core/sha256.h"
 #include "core/text_scan.h"
 #include "runtime/hip_compiler.h"
 #include "support/files.h"
@@ -46,6 +49,28 @@ void set_note_field(amdgpu_kernel_resources& k, std::string_view key, std::strin
   else if (key == ".wavefront_size")
     k.wave = int(as_unsigned(value));
 }
+
+// Where finished builds are kept: beside the test binary (build/tests/clang-gfx-cache), so a
+// clean build starts empty. ctest runs each test in its own process and three tests want all 44
+// builds: without the cache each process rebuilt them (~20 s apiece in CI's plain phase).
+std::string clang_gfx_cache_root() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : (exe.parent_path() / "clang-gfx-cache").string();
+}
+
+// clang-19's --version line, part of every key: another compiler is another build.
+const std::string& clang_version() {
+  static const std::string v = [] {
+    std::string out;
+    shell("clang-19 --version 2>&1 | head -1", &out);
+    return out;
+  }();
+  return v;
+}
+
+// The build's outputs the parsers read; a key's directory holds them once the build succeeded.
+constexpr const char* kBuildOutputs[] = {".notes", ".remarks", ".dis"};
 
 }  // namespace
 
@@ -92,7 +117,26 @@ clang_gfx_build build_for_gfx(const device_source& src, const std::string& arch,
               " -filetype=obj " + single_quoted(base + ".s") + " -o " + single_quoted(base + ".o") + " && llvm-readelf-19 --notes " +
               single_quoted(base + ".o") + " > " + single_quoted(base + ".notes") + " && llvm-objdump-19 -d " + single_quoted(base + ".o") +
               " > " + single_quoted(base + ".dis");
-  if (shell(b.command, &b.log) != 0) return b;
+  // Everything that goes into the build, and nothing of where: the key of the kept outputs.
+  std::string inputs = clang_version() + '\0' + arch + '\0' + opts + '\0' + src.name + '\0' + src.source;
+  for (const auto& [name, text] : src.headers) inputs += '\0' + name + '\0' + text;
+  inputs += '\0' + hip_rtc_shim() + '\0' + clang_gfx_math_prelude();
+  const std::string root = clang_gfx_cache_root();
+  const std::string kept = root.empty() ? "" : root + "/" + sha256_hex(inputs);
+  if (!kept.empty() && std::filesystem::exists(kept + "/done")) {
+    for (const char* ext : kBuildOutputs) std::filesystem::copy_file(kept + "/" + arch + ext, base + ext);
+  } else {
+    if (shell(b.command, &b.log) != 0) return b;
+    if (!kept.empty()) {  // into a private directory, then one rename: two processes may race here
+      std::error_code ec;
+      const std::string tmp = kept + ".tmp" + std::to_string(::getpid());
+      std::filesystem::create_directories(tmp, ec);
+      for (const char* ext : kBuildOutputs) std::filesystem::copy_file(base + ext, tmp + "/" + arch + ext, ec);
+      write_file(tmp + "/done", b.command);
+      std::filesystem::rename(tmp, kept, ec);
+      if (ec) std::filesystem::remove_all(tmp, ec);  // another process kept the same build first
+    }
+  }
   b.kernels = parse_amdgpu_notes(read_file(base + ".notes"));
   add_spill_remarks(read_file(base + ".remarks"), b.kernels);
   b.mnemonics = parse_objdump_mnemonics(read_file(base + ".dis"));
