@@ -823,5 +823,40 @@ TEST(BuiltinRules, PackagingErrorRulesNeedTheirVendorSide) {
       << "the toolkit itself missing is GS-CONT's, not a stale spec";
 }
 
+TEST(BuiltinRules, SpentSet21RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 21: each error shape without the part that
+  // makes the cause and its fix right stays silent.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  auto fires = [&](const std::string& text, const char* id) { return has(builtin().match_error_text(text, unknown), id); };
+  const std::string denied = "DevicePath { render: \"/dev/dri/renderD128\" }\nPermission denied (os error 13)\n";
+  EXPECT_TRUE(fires(denied, "GS-HOST-310"));
+  EXPECT_FALSE(fires("Permission denied (os error 13)\n", "GS-HOST-310")) << "no render node in sight";
+  EXPECT_FALSE(fires(denied + "docker run --device=/dev/dri\n", "GS-HOST-310")) << "containers are GS-HOST-022's";
+  EXPECT_FALSE(fires("/dev/dri/renderD128 ok\nPermissionError: [Errno 13] Permission denied: '/home/user/.cache/x'\n", "GS-HOST-310"))
+      << "a denied file that is not a device node";
+
+  const std::string hang = "training is stuck with multi-GPUs, but works with a single GPU.\n";
+  EXPECT_TRUE(fires(hang, "GS-DIST-506"));
+  EXPECT_FALSE(fires("training is stuck with multi-GPUs.\n", "GS-DIST-506")) << "no contrast: many causes hang";
+  EXPECT_FALSE(fires(hang + "export NCCL_P2P_DISABLE=1\n", "GS-DIST-506")) << "P2P already off";
+
+  const std::string oom = "torch.OutOfMemoryError: CUDA out of memory.\n";
+  EXPECT_TRUE(fires("GPU memory shows a slow and steady increase every epoch\n" + oom, "GS-MEM-385"));
+  EXPECT_FALSE(fires(oom, "GS-MEM-385")) << "an OOM without growth is GS-MEM-022's";
+  EXPECT_FALSE(fires("memory keeps increasing with each request in vllm\n" + oom, "GS-MEM-385")) << "a KV cache grows by design";
+
+  const std::string glibc = "OSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by ";
+  EXPECT_TRUE(fires(glibc + "/venv/site-packages/bitsandbytes/libbitsandbytes_cuda126.so)\n", "GS-BNB-205"));
+  EXPECT_FALSE(fires(glibc + "/venv/site-packages/bitblas/libtvm.so)\n", "GS-BNB-205"));
+  EXPECT_TRUE(fires(glibc + "/venv/site-packages/bitblas/libtvm.so)\n", "GS-INST-684"));
+  EXPECT_FALSE(fires("/usr/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by ./main)\n", "GS-INST-684"))
+      << "libstdc++ is GS-INST-159's";
+
+  EXPECT_TRUE(fires("triton on ROCm: ld.lld cannot be found\n", "GS-TRITON-212"));
+  EXPECT_FALSE(fires("triton: ld.lld cannot be found\n", "GS-TRITON-212")) << "no AMD stack in sight";
+  EXPECT_FALSE(fires("hipErrorInvalidDevice on an RX 580 with ROCm\n", "GS-CTR-020")) << "no works-with-sudo contrast";
+}
+
 }  // namespace
 }  // namespace gs
