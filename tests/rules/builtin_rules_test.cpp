@@ -856,6 +856,15 @@ TEST(BuiltinRules, SpentSet21RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("triton on ROCm: ld.lld cannot be found\n", "GS-TRITON-212"));
   EXPECT_FALSE(fires("triton: ld.lld cannot be found\n", "GS-TRITON-212")) << "no AMD stack in sight";
   EXPECT_FALSE(fires("hipErrorInvalidDevice on an RX 580 with ROCm\n", "GS-CTR-020")) << "no works-with-sudo contrast";
+
+  const std::string fork = "Version: v1.10.1-amd-53-g32f147b7\nRuntimeError: Torch is not able to use GPU\n";
+  EXPECT_TRUE(fires("NVIDIA driver was found.\n" + fork, "GS-APP-698"));
+  EXPECT_FALSE(fires(fork, "GS-APP-698")) << "no NVIDIA GPU in sight: the fork may be on its own AMD card";
+  EXPECT_FALSE(fires("GeForce RTX 3080 and Radeon RX 6800\n" + fork, "GS-APP-698")) << "an AMD card too";
+
+  EXPECT_TRUE(fires("reverting to versions 5+ days ago fixed it for me\n", "GS-REG-202"));
+  EXPECT_FALSE(fires("reverting to the previous driver did not fix it\n", "GS-REG-202")) << "the contrast is denied";
+  EXPECT_FALSE(fires("I reverted to an older version but it still crashes\n", "GS-REG-202"));
 }
 
 }  // namespace
