@@ -865,6 +865,14 @@ TEST(BuiltinRules, SpentSet21RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("reverting to versions 5+ days ago fixed it for me\n", "GS-REG-202"));
   EXPECT_FALSE(fires("reverting to the previous driver did not fix it\n", "GS-REG-202")) << "the contrast is denied";
   EXPECT_FALSE(fires("I reverted to an older version but it still crashes\n", "GS-REG-202"));
+
+  EXPECT_TRUE(fires("Intel Arc B580, driver 32.0.101.8724\nVK_ERROR_DEVICE_LOST\n", "GS-VK-012"));
+  EXPECT_FALSE(fires("GeForce RTX 4090\nVK_ERROR_DEVICE_LOST\n", "GS-VK-012")) << "not an Intel GPU";
+  EXPECT_FALSE(fires("Intel Arc A770 next to an RTX 3060\nVK_ERROR_DEVICE_LOST\n", "GS-VK-012")) << "which GPU was lost";
+
+  const std::string mps = "RuntimeError: The MPS backend is supported on MacOS 12.3+.\n";
+  EXPECT_TRUE(fires(mps + "ProductVersion:\t12.7.6\n", "GS-PLAT-250"));
+  EXPECT_FALSE(fires(mps + "ProductVersion:\t11.7.10\n", "GS-PLAT-250")) << "below 12.3 every torch refuses";
 }
 
 }  // namespace
