@@ -6,6 +6,8 @@
 // are exact in fp32, so only the order of the fp32 sums differs from the CPU reference
 // (kernels/ref/gemm_ref.cpp gemm_nt_ref_element), a difference gemm_probes.cpp's bound covers.
 //
+// Two kernels under one pair of names: with -DGS_MMA_WGMMA=1 (the probe on cc 9.0, NVRTC sm_90a)
+// the Hopper path at the end of this file (TMA + wgmma, its own napkin math there); otherwise:
 // Block tile 128 x 256 x 32, 256 threads, grid (ceil(N/256), ceil(M/128)). Napkin: a k-tile is
 // (128 + 256) x 32 x 2 B = 24 KiB of copies for 2 x 128 x 256 x 32 = 2.1 MFLOP, 85 FLOP/B, so at
 // 4096^3 (137 GFLOP) the copies from L2 are 1.6 GB; an H200 SM's tensor cores (989 TFLOP/s / 132)

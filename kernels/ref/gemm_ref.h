@@ -47,12 +47,12 @@ inline constexpr gemm_mma_tiling gemm_mma_tile{};
 /// multiple of 16 bytes (cuTensorMapEncodeTiled).
 struct gemm_wgmma_tiling {
   int bm = 128, bn = 256, bk = 64, threads = 384, stages = 4;
-  unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
+  constexpr unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
   /// The ring, its full and empty mbarriers (8 B each per stage) and 1024 B of slack: the ring
   /// starts at the first 1024-aligned address (the 128-byte swizzle's atom), and dynamic shared
   /// memory is only promised 16-byte alignment. 4 x 48 KiB + 1088 = 197,696 B of the 227 KiB
   /// an sm_90 block may opt in to; 5 stages (246,848 B) would not fit.
-  unsigned shared_bytes(int ring_stages) const { return unsigned(ring_stages) * (stage_bytes() + 16u) + 1024u; }
+  constexpr unsigned shared_bytes(int ring_stages) const { return unsigned(ring_stages) * (stage_bytes() + 16u) + 1024u; }
 };
 inline constexpr gemm_wgmma_tiling gemm_wgmma_tile{};
 
