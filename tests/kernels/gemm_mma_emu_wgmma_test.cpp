@@ -51,9 +51,9 @@ wgmma_emu_run run_emulated_wgmma(bool f16, int swizzle_bytes = -1) {
   std::array<gs::tensor_map_2d, 2> maps = gs::gemm_wgmma_maps(a.data(), bt.data(), f16, M, N, K);
   if (swizzle_bytes >= 0) maps[0].swizzle_bytes = maps[1].swizzle_bytes = uint32_t(swizzle_bytes);
   const gs_tensor_map tm_a = wgmma_emu_encode(maps[0]), tm_b = wgmma_emu_encode(maps[1]);
-  wgmma_emu.smem = emu_wgmma::smem_storage;
-  std::memset(emu_wgmma::smem_storage, 0xff, sizeof emu_wgmma::smem_storage);  // stale data, not zeros
   const gs::gemm_wgmma_tiling& t = gs::gemm_wgmma_tile;
+  wgmma_emu_start(emu_wgmma::smem_storage, unsigned(t.threads));
+  std::memset(emu_wgmma::smem_storage, 0xff, sizeof emu_wgmma::smem_storage);  // stale data, not zeros
   emu_launch({unsigned((N + t.bn - 1) / t.bn), unsigned((M + t.bm - 1) / t.bm), 1}, {unsigned(t.threads), 1, 1}, [&] {
     if (f16) emu_wgmma::gemm_mma_f16(tm_a, tm_b, c.data(), M, N, K);
     else emu_wgmma::gemm_mma_bf16(tm_a, tm_b, c.data(), M, N, K);

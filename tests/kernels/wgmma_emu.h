@@ -21,9 +21,14 @@
 //                   Descriptor Format", "Shared Memory Matrix Layout": swizzled modes put row r,
 //                   k at start + (r/8) SBO + (r%8) span + 2k, then the swizzle above; no swizzle
 //                   puts it in 8 x 16-byte core matrices, start + (r/8) SBO + (k/8) LBO + 16(r%8) +
-//                   2(k%8)). fence / commit / wait / setmaxnreg are no-ops: the products complete
-//                   when issued, so this cannot see a stage released before its wgmma finished
-//                   (that is the hardware run's and compute-sanitizer's job).
+//                   2(k%8)). The products complete when issued, so fence / commit / setmaxnreg are
+//                   no-ops and this cannot see a stage released before its wgmma finished (that
+//                   is the hardware run's and compute-sanitizer's job); wait_group is a barrier
+//                   of the warp's 32 threads, as .sync.aligned makes the warp converge there: on
+//                   the GPU a warp's lane 0 cannot release a stage (the kernel's empty arrival)
+//                   before the warp's other lanes passed their wait on it, and without this the
+//                   emulated threads could (a consumer lane then waits for a phase that already
+//                   came round twice).
 // A phase that never completes (a wrong parity, a missing arrival) aborts after 20 s instead of
 // hanging the suite.
 #pragma once
@@ -34,6 +39,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "quant/kernel_emu.h"
 #include "runtime/runtime.h"
@@ -58,6 +64,7 @@ struct wgmma_emu_state {
   std::mutex mu;
   std::condition_variable cv;
   std::map<gs_u32, wgmma_emu_barrier> bars;
+  std::vector<std::unique_ptr<std::barrier<>>> warps;  // one per warp of the block (wgmma_emu_start)
 };
 inline wgmma_emu_state wgmma_emu;
 
@@ -75,6 +82,14 @@ inline gs_tensor_map wgmma_emu_encode(const gs::tensor_map_2d& t) {
   gs_tensor_map out{};
   std::memcpy(&out, &m, sizeof m);
   return out;
+}
+
+/// Before a launch: `smem` is shared address 0; one warp barrier per warp of a `threads` block.
+inline void wgmma_emu_start(unsigned char* smem, unsigned threads) {
+  wgmma_emu.smem = smem;
+  wgmma_emu.bars.clear();
+  wgmma_emu.warps.clear();
+  for (unsigned w = 0; w < threads / GS_WARP_SIZE; ++w) wgmma_emu.warps.push_back(std::make_unique<std::barrier<>>(GS_WARP_SIZE));
 }
 
 inline gs_u32 wgmma_emu_swizzle(gs_u32 addr, unsigned span_bytes) {
@@ -144,7 +159,9 @@ inline void gs_setmaxnreg_dec() {}
 inline void gs_wgmma_fence() {}
 inline void gs_wgmma_commit() {}
 template <int N>
-inline void gs_wgmma_wait() {}
+inline void gs_wgmma_wait() {
+  wgmma_emu.warps.at(threadIdx.x / GS_WARP_SIZE)->arrive_and_wait();
+}
 inline void gs_wgmma_hold(float&) {}
 
 // Element (row, k) of a K-major operand as the descriptor places it.

@@ -159,6 +159,11 @@ TEST_F(NvrtcCompile, GemmMmaWgmmaPathForSm90a) {
   ASSERT_EQ(b.kernels.size(), 2u);
   for (const test::nvrtc_kernel_usage& k : b.kernels) {
     EXPECT_EQ(k.max_threads, t.threads) << k.name;
+    // setmaxnreg moves registers inside the block's own allocation: the producer's 128 threads
+    // drop to 40, the consumers' 256 rise to 232, which only balances at 168 a thread (65,536 /
+    // 384 rounded down to 8); with fewer, the consumers' setmaxnreg.inc would block for registers the
+    // pool never gets (PTX ISA "setmaxnreg").
+    EXPECT_EQ(k.registers * t.threads, 40 * 128 + 232 * 256) << k.name;
     for (const std::string& p : cuda_fit_problems(k, kCudaLimits[1], t.shared_bytes(t.stages), true)) ADD_FAILURE() << p;
     std::cout << fmt::format("{} sm_90a: {} registers, {} B stack, {} B spill stores, {} B static + {} B dynamic shared\n",
                              k.name, k.registers, k.stack_bytes, k.spill_store_bytes, k.smem_bytes,
