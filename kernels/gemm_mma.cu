@@ -6,6 +6,8 @@
 // are exact in fp32, so only the order of the fp32 sums differs from the CPU reference
 // (kernels/ref/gemm_ref.cpp gemm_nt_ref_element), a difference gemm_probes.cpp's bound covers.
 //
+// Two kernels under one pair of names: with -DGS_MMA_WGMMA=1 (the probe on cc 9.0, NVRTC sm_90a)
+// the Hopper path at the end of this file (TMA + wgmma, its own napkin math there); otherwise:
 // Block tile 128 x 256 x 32, 256 threads, grid (ceil(N/256), ceil(M/128)). Napkin: a k-tile is
 // (128 + 256) x 32 x 2 B = 24 KiB of copies for 2 x 128 x 256 x 32 = 2.1 MFLOP, 85 FLOP/B, so at
 // 4096^3 (137 GFLOP) the copies from L2 are 1.6 GB; an H200 SM's tensor cores (989 TFLOP/s / 132)
@@ -171,6 +173,149 @@ __device__ __forceinline__ void gemm_mma(const gs_u16* __restrict__ A, const gs_
 #endif
 }
 
+#if defined(GS_MMA_WGMMA)
+// ---- sm_90a: TMA + wgmma, one producer and two consumer warpgroups ----------------------------
+// The probe compiles this path with -DGS_MMA_WGMMA=1 for sm_90a on cc 9.0 only (wgmma and
+// setmaxnreg do not exist on sm_80/86/89, and sm_100/120 would need the arch's own `a` target);
+// the entries keep their names and take two tensor maps in place of A and Bt.
+// Block tile 128 x 256 x 64, 384 threads, grid (ceil(N/256), ceil(M/128)). Napkin: a k-tile is
+// (128 + 256) x 64 x 2 B = 48 KiB for 2 x 128 x 256 x 64 = 4.2 MFLOP, 85 FLOP/B as before, but now
+// one thread issues it (two TMA boxes) and the tensor cores read it from shared memory without
+// a register round trip (mma.sync's ldmatrix traffic, 8 x 4 per 16-k step and warp, is gone).
+// Per SM at ~989 TFLOP/s / 132 SMs / 1.83 GHz ~ 4 kFLOP/clk a k-tile is ~1 k clocks of tensor
+// work against 48 KiB of L2 traffic: 48 B/clk, inside L2's bandwidth. Ring: 4 stages x 48 KiB =
+// 192 KiB (+ 64 B of mbarriers, + 1 KiB alignment slack; gemm_ref.h gemm_wgmma_tiling), so 3
+// k-tiles are in flight while one is multiplied; 1 block per SM.
+// Registers: a consumer holds its 64 x 256 fp32 accumulator as 128 registers a thread (the m64nNk16
+// D fragment: warp w of the group has rows 16w..16w+15; for each 8-column block i, lane l holds
+// d[4i], d[4i+1] at row l/4, columns 8i + 2(l%4) + 0/1, and d[4i+2], d[4i+3] 8 rows lower; PTX ISA
+// "wgmma D matrix fragment" figure). __launch_bounds__(384, 1) caps ptxas at 168 a thread;
+// setmaxnreg moves the producer to 40 and the consumers to 232 (128 x 40 + 256 x 232 = 64,512 of
+// the SM's 65,536).
+// Ring protocol (gs_wgmma.h): full[s] expects one arrival (the producer's arrive.expect_tx of
+// 48 KiB) plus the two boxes' bytes; empty[s] expects one arrival per consumer warp. A consumer
+// keeps one wgmma group in flight: after committing k-tile kt it waits for kt-1's group and only
+// then releases kt-1's stage.
+// Edges: TMA zero-fills rows past M or N and k past K (both maps have the true extents), so a
+// ragged tile multiplies zeros; the stores check row < M and col < N.
+// Left out (each worth a few % in the public write-ups, none needed for the 60 % line): a
+// persistent tile scheduler (4096^3 is 512 tiles on 132 SMs, 3.9 waves), 2-CTA clusters sharing
+// B by TMA multicast, an epilogue through shared memory and a TMA store.
+#include "gs_wgmma.h"
+
+#define GS_WG_BM 128
+#define GS_WG_BN 256
+#define GS_WG_BK 64
+#define GS_WG_THREADS 384
+#ifndef GS_WG_STAGES
+#define GS_WG_STAGES 4
+#endif
+#define GS_WG_GROUP 128           // threads of a warpgroup
+#define GS_WG_CONSUMER_ROWS 64    // rows of C each consumer group owns: one m64 wgmma tall
+#define GS_WG_CONSUMER_WARPS 8    // arrivals that release a stage: every consumer warp
+#define GS_WG_ROW_BYTES 128       // one k-tile row (64 16-bit k) = the 128-byte swizzle width
+#define GS_WG_K16_BYTES 32        // a wgmma's k16 slice of a row: the descriptor's step
+#define GS_WG_A_BYTES (GS_WG_BM * GS_WG_ROW_BYTES)
+#define GS_WG_B_BYTES (GS_WG_BN * GS_WG_ROW_BYTES)
+#define GS_WG_D_REGS 128          // 64 x 256 fp32 over 128 threads
+
+__device__ __forceinline__ void wg_store_pair(float* p, float x, float y) {
+#if defined(GS_DEVICE_COMPILE)
+  *(float2*)p = make_float2(x, y);
+#else
+  p[0] = x, p[1] = y;
+#endif
+}
+
+template <class E>
+__device__ __forceinline__ void gemm_wgmma(const gs_tensor_map* tm_a, const gs_tensor_map* tm_b, float* __restrict__ C,
+                                           int M, int N, int K) {
+  const gs_u32 raw = gs_smem_u32(gs_smem);
+  unsigned char* As = gs_smem + (((raw + GS_WGMMA_ATOM_BYTES - 1) & ~(GS_WGMMA_ATOM_BYTES - 1)) - raw);
+  unsigned char* Bs = As + GS_WG_STAGES * GS_WG_A_BYTES;
+  gs_u64* full = (gs_u64*)(Bs + GS_WG_STAGES * GS_WG_B_BYTES);
+  gs_u64* empty = full + GS_WG_STAGES;
+  const int group = threadIdx.x / GS_WG_GROUP;
+  const int ktiles = (K + GS_WG_BK - 1) / GS_WG_BK;
+  const int m0 = blockIdx.y * GS_WG_BM, n0 = blockIdx.x * GS_WG_BN;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < GS_WG_STAGES; ++s) {
+      gs_mbar_init(&full[s], 1);
+      gs_mbar_init(&empty[s], GS_WG_CONSUMER_WARPS);
+    }
+    gs_mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (group == 0) {  // producer: one thread issues every copy
+    gs_setmaxnreg_dec<40>();
+    if (threadIdx.x == 0)
+      for (int kt = 0; kt < ktiles; ++kt) {
+        const int s = kt % GS_WG_STAGES;
+        if (kt >= GS_WG_STAGES) gs_mbar_wait(&empty[s], (kt / GS_WG_STAGES - 1) & 1);  // kt - STAGES released
+        gs_mbar_arrive_expect_tx(&full[s], GS_WG_A_BYTES + GS_WG_B_BYTES);
+        gs_tma_load_2d(As + s * GS_WG_A_BYTES, tm_a, kt * GS_WG_BK, m0, &full[s]);
+        gs_tma_load_2d(Bs + s * GS_WG_B_BYTES, tm_b, kt * GS_WG_BK, n0, &full[s]);
+      }
+    return;
+  }
+
+  gs_setmaxnreg_inc<232>();
+  const int c = group - 1;
+  float d[GS_WG_D_REGS];  // written first by a wgmma with scale_d = 0 (gs_wgmma.h says why)
+  for (int kt = 0; kt < ktiles; ++kt) {
+    const int s = kt % GS_WG_STAGES;
+    gs_mbar_wait(&full[s], (kt / GS_WG_STAGES) & 1);
+    const gs_u32 a = gs_smem_u32(As + s * GS_WG_A_BYTES + c * GS_WG_CONSUMER_ROWS * GS_WG_ROW_BYTES);
+    const gs_u32 b = gs_smem_u32(Bs + s * GS_WG_B_BYTES);
+#pragma unroll
+    for (int i = 0; i < GS_WG_D_REGS; ++i) gs_wgmma_hold(d[i]);
+    gs_wgmma_fence();
+#pragma unroll
+    for (int ks = 0; ks < GS_WG_BK / 16; ++ks)
+      gs_wgmma_m64n256k16<E>(d, gs_wgmma_desc(a + ks * GS_WG_K16_BYTES), gs_wgmma_desc(b + ks * GS_WG_K16_BYTES),
+                             kt > 0 || ks > 0);
+    gs_wgmma_commit();
+#pragma unroll
+    for (int i = 0; i < GS_WG_D_REGS; ++i) gs_wgmma_hold(d[i]);
+    gs_wgmma_wait<1>();  // k-tile kt-1's group has read its stage
+    if (kt > 0 && gs_lane() == 0) gs_mbar_arrive(&empty[(kt - 1) % GS_WG_STAGES]);
+  }
+  gs_wgmma_wait<0>();
+#pragma unroll
+  for (int i = 0; i < GS_WG_D_REGS; ++i) gs_wgmma_hold(d[i]);
+
+  const int w = (threadIdx.x % GS_WG_GROUP) / GS_WARP_SIZE, l = gs_lane();
+  const int row0 = m0 + c * GS_WG_CONSUMER_ROWS + 16 * w + l / 4;
+  const bool pairs = (N & 1) == 0;  // 8-byte aligned column pairs
+#pragma unroll
+  for (int i = 0; i < GS_WG_D_REGS / 4; ++i) {
+    const int col = n0 + 8 * i + 2 * (l % 4);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row0 + 8 * h;
+      if (row >= M || col >= N) continue;
+      float* p = C + (gs_u64)row * N + col;
+      if (pairs) wg_store_pair(p, d[4 * i + 2 * h], d[4 * i + 2 * h + 1]);
+      else {
+        p[0] = d[4 * i + 2 * h];
+        if (col + 1 < N) p[1] = d[4 * i + 2 * h + 1];
+      }
+    }
+  }
+}
+
+GS_KERNEL void __launch_bounds__(GS_WG_THREADS, 1)
+gemm_mma_bf16(const __grid_constant__ gs_tensor_map tm_a, const __grid_constant__ gs_tensor_map tm_b, float* C, int M,
+              int N, int K) {
+  gemm_wgmma<gs_in_bf16>(&tm_a, &tm_b, C, M, N, K);
+}
+GS_KERNEL void __launch_bounds__(GS_WG_THREADS, 1)
+gemm_mma_f16(const __grid_constant__ gs_tensor_map tm_a, const __grid_constant__ gs_tensor_map tm_b, float* C, int M,
+             int N, int K) {
+  gemm_wgmma<gs_in_f16>(&tm_a, &tm_b, C, M, N, K);
+}
+#else
 GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
 gemm_mma_bf16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
   gemm_mma<gs_in_bf16>(A, Bt, C, M, N, K);
@@ -179,3 +324,4 @@ GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
 gemm_mma_f16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
   gemm_mma<gs_in_f16>(A, Bt, C, M, N, K);
 }
+#endif  // GS_MMA_WGMMA

@@ -4,6 +4,9 @@
 //     zero columns to 176 because the kernel copies 16-byte row pieces; every element checked;
 //  2. rate: S^3 (4096 on a GPU: 137 GFLOP, ~0.2 ms at the H200's dense peak), timed over `iters`
 //     launches; eight rows checked against the reference, every element checked for being written.
+// On cc 9.0 the kernel is gemm_mma.cu's sm_90a path (TMA + wgmma, 384 threads, two tensor maps in
+// place of A and Bt; option wgmma=0 keeps mma.sync for a side-by-side rate); `path` in the data
+// names the path that ran ("wgmma", "mma.sync", "gs_mma16 waves", "cpu reference").
 // The band comes from the card: its dense matrix peak for the input type (expected_perf.toml)
 // times the [[kernel]] fraction; gemm.*'s CUDA-core kernels stay as the controls beside it.
 #include "probes/gemm_mma_probe.h"
@@ -39,6 +42,28 @@ std::string matrix_unit_for(const device_props& p) {
   if (a == "gfx1200" || a == "gfx1201") return "wmma_f32_16x16x16 (gfx12)";
   if (a.starts_with("gfx110") || a.starts_with("gfx115")) return "wmma_f32_16x16x16 (gfx11)";
   return "";
+}
+
+bool wgmma_path_for(const device_props& p) { return p.backend == "cuda" && p.arch == "sm_90"; }
+
+std::array<tensor_map_2d, 2> gemm_wgmma_maps(void* a, void* bt, bool f16, int M, int N, int K) {
+  const gemm_wgmma_tiling& t = gemm_wgmma_tile;
+  auto map = [&](void* base, int rows, int box_rows) {
+    tensor_map_2d m;
+    m.base = base;
+    m.f16 = f16;
+    m.cols = uint64_t(K), m.rows = uint64_t(rows);
+    m.row_stride_bytes = uint64_t(K) * 2;
+    m.box_cols = uint32_t(t.bk), m.box_rows = uint32_t(box_rows);
+    m.swizzle_bytes = 128;  // = bk x 2 B: one k-tile row is one swizzle row
+    return m;
+  };
+  return {map(a, M, t.bm), map(bt, N, t.bn)};
+}
+
+std::vector<std::string> gemm_mma_defines(bool wgmma, int stages) {
+  if (wgmma) return {"GS_MMA_WGMMA=1", fmt::format("GS_WG_STAGES={}", stages)};
+  return {fmt::format("GS_MMA_STAGES={}", stages)};
 }
 
 namespace {
@@ -91,6 +116,7 @@ struct mma_run {
 struct mma_launch {
   kernel_handle k;
   unsigned shared_bytes = 0;
+  bool wgmma = false;  // the sm_90a entries: tensor maps in place of A and Bt, 384 threads
 };
 
 // Upload, launch once (then `timed`, if given), download; compare the chosen rows with the
@@ -108,10 +134,18 @@ bool run_nt_and_check(gpu_session& s, gemm_type t, const mma_launch& kl, const m
   void *pa = da.ptr(), *pb = db.ptr(), *pc = dc.ptr();
   int M = g.M, N = g.N, K = in.K;
   void* args[] = {&pa, &pb, &pc, &M, &N, &K};
+  tensor_map_bytes maps[2];
+  if (kl.wgmma) {
+    const std::array<tensor_map_2d, 2> tm = gemm_wgmma_maps(pa, pb, t == gemm_type::fp16, M, N, K);
+    if (!s.check(s.rt().encode_tensor_map(tm[0], maps[0])) || !s.check(s.rt().encode_tensor_map(tm[1], maps[1])))
+      return false;
+    args[0] = &maps[0], args[1] = &maps[1];
+  }
   const gemm_mma_tiling& tl = gemm_mma_tile;
   launch_dims d;
-  d.block[0] = unsigned(tl.threads);
+  d.block[0] = unsigned(kl.wgmma ? gemm_wgmma_tile.threads : tl.threads);
   d.grid[0] = unsigned((N + tl.bn - 1) / tl.bn), d.grid[1] = unsigned((M + tl.bm - 1) / tl.bm);
+  static_assert(gemm_mma_tile.bm == gemm_wgmma_tile.bm && gemm_mma_tile.bn == gemm_wgmma_tile.bn, "one grid for both paths");
   d.shared_bytes = kl.shared_bytes;
   s.phase("launch");
   if (!s.check(s.rt().launch(kl.k, d, args))) return false;
@@ -156,21 +190,26 @@ probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::un
   const int iters = int(option_int(ctx, "iters", cpu ? 1 : 5));
 
   // The tiling's stage count (gemm_ref.h), fewer when the device offers less shared memory.
-  const gemm_mma_tiling& tl = gemm_mma_tile;
-  int stages = tl.stages(p.backend == "cuda");
-  while (stages > 2 && p.max_shared_bytes && stages * tl.stage_bytes() > p.max_shared_bytes) --stages;
   mma_launch kl;
-  kl.shared_bytes = unsigned(stages) * tl.stage_bytes();
+  kl.wgmma = wgmma_path_for(p) && option_int(ctx, "wgmma", 1, 0, 1) == 1;
+  const gemm_mma_tiling& tl = gemm_mma_tile;
+  const gemm_wgmma_tiling& tw = gemm_wgmma_tile;
+  auto shared_for = [&](int n) { return kl.wgmma ? tw.shared_bytes(n) : unsigned(n) * tl.stage_bytes(); };
+  int stages = kl.wgmma ? tw.stages : tl.stages(p.backend == "cuda");
+  while (stages > 2 && p.max_shared_bytes && shared_for(stages) > p.max_shared_bytes) --stages;
+  kl.shared_bytes = shared_for(stages);
   if (p.max_shared_bytes && kl.shared_bytes > p.max_shared_bytes) {
     s.finish(status::skip, fmt::format("{} offers {} bytes of shared memory per block; the kernel's two stages need {}",
                                        p.name, p.max_shared_bytes, kl.shared_bytes));
     return r;
   }
   module_handle mod;
-  if (!s.compile("gemm_mma.cu", {fmt::format("GS_MMA_STAGES={}", stages)}, mod) || !s.kernel(mod, kind.kernel, kl.k))
-    return r;
+  if (!s.compile("gemm_mma.cu", gemm_mma_defines(kl.wgmma, stages), mod, kl.wgmma) || !s.kernel(mod, kind.kernel, kl.k)) return r;
+  const std::string path = kl.wgmma ? "wgmma" : p.backend == "cuda" ? "mma.sync" : cpu ? "cpu reference" : "gs_mma16 waves";
+  const std::string unit_used = kl.wgmma ? "wgmma.mma_async.m64n256k16 (TMA, sm_90a)" : unit;
   r.data["kernel"] = kind.kernel;
-  r.data["matrix_unit"] = unit;
+  r.data["path"] = path;
+  r.data["matrix_unit"] = unit_used;
   r.data["stages"] = stages;
   r.data["shared_bytes"] = kl.shared_bytes;
 
@@ -222,7 +261,7 @@ probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::un
     if (peak > 0) r.data["fraction_of_card_peak"] = tflops / peak;
     if (e.gpu->bf16_library_tflops > 0) r.data["card_library_bf16_tflops"] = e.gpu->bf16_library_tflops;
   }
-  s.finish(v.outcome, fmt::format("{} on {}: max rel err {:.2g} within bound; {}^3 at {}", kind.kernel, unit,
+  s.finish(v.outcome, fmt::format("{} on {}: max rel err {:.2g} within bound; {}^3 at {}", kind.kernel, unit_used,
                                   std::max(small.max_rel_err, big.max_rel_err), S, v.detail));
   return r;
 }

@@ -38,7 +38,8 @@ void gpu_session::adopt(std::unique_ptr<runtime> rt) {
                             {"wave_size", p.wave_size}, {"compiler", p.compiler}};
 }
 
-bool gpu_session::compile(std::string_view file, const std::vector<std::string>& defines, module_handle& mod) {
+bool gpu_session::compile(std::string_view file, const std::vector<std::string>& defines, module_handle& mod,
+                          bool arch_specific) {
   phase("compile");
   std::string path = "kernels/" + std::string(file);
   std::optional<std::string_view> text = find_asset(path);
@@ -51,6 +52,7 @@ bool gpu_session::compile(std::string_view file, const std::vector<std::string>&
   req.source = std::string(*text);
   req.defines.push_back("GS_WARP_SIZE=" + std::to_string(props().wave_size));
   req.defines.insert(req.defines.end(), defines.begin(), defines.end());
+  req.arch_specific = arch_specific;
   compiled_code code;
   if (!check(rt_->compile(req, code))) return false;
   result_.data["kernel_source"] = {{"file", path}, {"cache_key", code.cache_key}, {"from_cache", code.from_cache}};

@@ -28,8 +28,10 @@ class gpu_session {
   const device_props& props() const { return rt_->props(); }
 
   /// Phase "compile": kernels/<file> from the embedded assets, with GS_WARP_SIZE set from the
-  /// device and `defines` added; then load it.
-  bool compile(std::string_view file, const std::vector<std::string>& defines, module_handle& mod);
+  /// device and `defines` added (`arch_specific`: compile_request::arch_specific, sm_90a); then
+  /// load it.
+  bool compile(std::string_view file, const std::vector<std::string>& defines, module_handle& mod,
+               bool arch_specific = false);
   /// Look up an extern "C" kernel in a loaded module.
   bool kernel(module_handle mod, const std::string& name, kernel_handle& k);
 

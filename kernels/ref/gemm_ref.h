@@ -41,6 +41,21 @@ struct gemm_mma_tiling {
 };
 inline constexpr gemm_mma_tiling gemm_mma_tile{};
 
+/// The sm_90a path of kernels/gemm_mma.cu (TMA + wgmma, gemm_mma.cu's GS_WG_* defines, a test
+/// checks): block tile 128 x 256 x 64, one producer and two consumer warpgroups (384 threads),
+/// a ring of 4 stages of 48 KiB. K must still be a multiple of 8: a tensor map's row stride is a
+/// multiple of 16 bytes (cuTensorMapEncodeTiled).
+struct gemm_wgmma_tiling {
+  int bm = 128, bn = 256, bk = 64, threads = 384, stages = 4;
+  constexpr unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
+  /// The ring, its full and empty mbarriers (8 B each per stage) and 1024 B of slack: the ring
+  /// starts at the first 1024-aligned address (the 128-byte swizzle's atom), and dynamic shared
+  /// memory is only promised 16-byte alignment. 4 x 48 KiB + 1088 = 197,696 B of the 227 KiB
+  /// an sm_90 block may opt in to; 5 stages (246,848 B) would not fit.
+  constexpr unsigned shared_bytes(int ring_stages) const { return unsigned(ring_stages) * (stage_bytes() + 16u) + 1024u; }
+};
+inline constexpr gemm_wgmma_tiling gemm_wgmma_tile{};
+
 /// Every element of C (M x N).
 void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K);
 

@@ -48,6 +48,10 @@ struct compile_request {
   std::string name;                  ///< "vector_add.cu" (for logs and the cache key)
   std::string source;                ///< full text
   std::vector<std::string> defines;  ///< "GS_WARP_SIZE=32"
+  /// CUDA: compile for the arch-specific target (sm_90a, not sm_90), whose instructions (wgmma,
+  /// setmaxnreg) run on that one arch only; the probe asks for it only on that arch. Ignored
+  /// elsewhere.
+  bool arch_specific = false;
 };
 
 struct compiled_code {
@@ -55,6 +59,22 @@ struct compiled_code {
   std::string log;          ///< compiler output (warnings)
   std::string cache_key;    ///< content hash + arch + compiler version
   bool from_cache = false;
+};
+
+/// A row-major 2-D tensor of 16-bit elements as the tensor memory accelerator (Hopper's TMA)
+/// sees it: the arguments of cuTensorMapEncodeTiled (CUDA driver API, "Tensor Map Object
+/// Management"), extents innermost first. Reads outside the extents give zeros.
+struct tensor_map_2d {
+  void* base = nullptr;            ///< device address, 16-byte aligned
+  bool f16 = false;                ///< fp16 elements, else bf16
+  uint64_t cols = 0, rows = 0;     ///< extents in elements
+  uint64_t row_stride_bytes = 0;   ///< a multiple of 16
+  uint32_t box_cols = 0, box_rows = 0;  ///< the box one copy moves (each <= 256)
+  uint32_t swizzle_bytes = 0;      ///< 0 (none), 32, 64 or 128; box_cols x 2 must not exceed it
+};
+/// An encoded map: 128 opaque bytes a kernel takes by value (a __grid_constant__ parameter).
+struct alignas(64) tensor_map_bytes {
+  uint64_t words[16] = {};
 };
 
 class runtime {
@@ -73,6 +93,12 @@ class runtime {
   virtual runtime_status synchronize() = 0;
   /// Elapsed GPU time of `fn`'s launches, measured with events around them.
   virtual runtime_status time_ms(const std::function<runtime_status()>& fn, double& ms) = 0;
+  /// Encode `t` for a kernel's TMA copies: the cuda backend on sm_90+ (cuTensorMapEncodeTiled);
+  /// every other backend has no tensor memory accelerator and says so.
+  virtual runtime_status encode_tensor_map(const tensor_map_2d& t, tensor_map_bytes& out) {
+    (void)t, (void)out;
+    return runtime_status::failure("cuTensorMapEncodeTiled", 0, "this backend has no tensor memory accelerator");
+  }
 };
 
 /// Open a backend for a device: "cpu", "cuda:N", "hip:N", "N" (device N of the first GPU backend

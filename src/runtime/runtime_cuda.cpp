@@ -93,7 +93,7 @@ class cuda_runtime final : public runtime {
     if (!compiler_status_.ok) return compiler_status_;
     device_source src;
     if (runtime_status st = prepare_device_source(req, "cuda", props_.wave_size, src); !st.ok) return st;
-    return nvrtc_.compile(src, props_.arch, out, cache_.enabled() ? &cache_ : nullptr);
+    return nvrtc_.compile(src, props_.arch + (req.arch_specific ? "a" : ""), out, cache_.enabled() ? &cache_ : nullptr);
   }
 
   runtime_status load(const compiled_code& code, module_handle& mod) override {
@@ -149,6 +149,20 @@ class cuda_runtime final : public runtime {
                                        int(d.shared_bytes)));
     CU_CHECK(api_.cuLaunchKernel(static_cast<CUfunction>(k.impl), d.grid[0], d.grid[1], d.grid[2], d.block[0],
                                  d.block[1], d.block[2], d.shared_bytes, nullptr, args, nullptr));
+    return runtime_status::success();
+  }
+
+  runtime_status encode_tensor_map(const tensor_map_2d& t, tensor_map_bytes& out) override {
+    if (!api_.cuTensorMapEncodeTiled)
+      return runtime_status::failure("cuTensorMapEncodeTiled", 0,
+                                     api_.lib.path() + " lacks cuTensorMapEncodeTiled (a driver older than CUDA 12.0)");
+    const int swizzle = t.swizzle_bytes == 128 ? 3 : t.swizzle_bytes == 64 ? 2 : t.swizzle_bytes == 32 ? 1 : 0;
+    const uint64_t dims[2] = {t.cols, t.rows}, strides[1] = {t.row_stride_bytes};
+    const unsigned box[2] = {t.box_cols, t.box_rows}, element_strides[2] = {1, 1};
+    CU_CHECK(api_.cuTensorMapEncodeTiled(out.words, t.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                                         2, t.base, dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                         CU_TENSOR_MAP_SWIZZLE_NONE + swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
     return runtime_status::success();
   }
 

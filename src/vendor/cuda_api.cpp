@@ -39,6 +39,7 @@ runtime_status cuda_api::load() {
       dl_req("cuEventDestroy_v2", cuEventDestroy_v2),
       dl_opt("cuEventElapsedTime_v2", cuEventElapsedTime_v2),
       dl_opt("cuEventElapsedTime", cuEventElapsedTime),
+      dl_opt("cuTensorMapEncodeTiled", cuTensorMapEncodeTiled),
   });
   if (!st.ok) return st;
   if (!cuEventElapsedTime_v2 && !cuEventElapsedTime)

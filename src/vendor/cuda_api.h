@@ -32,6 +32,14 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 /// cuFuncSetAttribute: dynamic shared memory a launch may ask for (above 48 KiB needs this opt-in).
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+/// cuTensorMapEncodeTiled's enums (cuda.h, CUDA 12.0+: CUtensorMapDataType, ...Interleave,
+/// ...Swizzle, ...L2promotion, ...FloatOOBfill).
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+constexpr int CU_TENSOR_MAP_SWIZZLE_NONE = 0;  ///< 32B = 1, 64B = 2, 128B = 3
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
+constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;  ///< out-of-bounds elements read as zeros
 
 struct cuda_api {
   dl_library lib;
@@ -66,6 +74,11 @@ struct cuda_api {
   // export the plain name. One of the two is required; callers prefer _v2.
   CUresult (*cuEventElapsedTime_v2)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
+  /// CUDA 12.0+ drivers only (optional): the TMA descriptor of a tensor (CUtensorMap*, data type,
+  /// rank, address, dims, strides of dims 1.., box, element strides, interleave, swizzle, L2
+  /// promotion, out-of-bounds fill).
+  CUresult (*cuTensorMapEncodeTiled)(void*, int, unsigned, void*, const uint64_t*, const uint64_t*, const unsigned*,
+                                     const unsigned*, int, int, int, int) = nullptr;
 
   /// Load libcuda.so.1 (or $GPUSTACK_CUDA_LIBRARY) and resolve the table. cuInit is not called.
   runtime_status load();

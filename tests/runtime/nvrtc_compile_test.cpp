@@ -12,6 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "core/assets.h"
+#include "kernels/ref/gemm_ref.h"
+#include "probes/gemm_mma_probe.h"
 #include "runtime/code_object.h"
 #include "runtime/nvrtc_compiler.h"
 #include "probe_launch.h"
@@ -126,6 +129,46 @@ TEST_F(NvrtcCompile, MatrixKernelsUseTensorCoresAndEveryKernelFitsSm80Sm90) {
   EXPECT_GE(matrix_builds, 2) << "gdn_chunk_v2.cu calls gs_mma16";
   std::cout << fmt::format("NVRTC with ptxas report: {:.1f} s\n",
                            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+// gemm_mma.cu's sm_90a path at the probe's defines, compiled as the runtime does for it
+// (nvrtc_compiler with "sm_90a": the ELF says sm_90) and once more for ptxas's report: wgmma,
+// TMA, mbarrier waits and setmaxnreg in the PTX; within sm_90's block limits at 384 threads and
+// gemm_wgmma_tiling's dynamic shared memory; no spills, no stack; and no C7515 note (ptxas
+// serializing the wgmmas, which costs most of the path's rate). ~1.1 s: two NVRTC compiles.
+TEST_F(NvrtcCompile, GemmMmaWgmmaPathForSm90a) {
+  vendor::nvrtc_api api;
+  ASSERT_TRUE(api.load().ok);
+  const gemm_wgmma_tiling& t = gemm_wgmma_tile;
+  compile_request req{"gemm_mma.cu", std::string(*find_asset("kernels/gemm_mma.cu")), gemm_mma_defines(true, t.stages)};
+  device_source src;
+  ASSERT_TRUE(prepare_device_source(req, "cuda", 32, src).ok);
+  compiled_code out;
+  runtime_status st = nvrtc.compile(src, "sm_90a", out);
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(inspect_code_object(std::string_view(out.image.data(), out.image.size())).arch, "sm_90");
+
+  test::nvrtc_usage_build b = test::nvrtc_build_with_usage(api, src, "sm_90a");
+  ASSERT_TRUE(b.ok) << b.message;
+  for (const char* want : {"wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16",
+                           "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "wgmma.wait_group.sync.aligned 1",
+                           "cp.async.bulk.tensor.2d", "mbarrier.try_wait.parity", "setmaxnreg.inc.sync.aligned.u32 232"})
+    EXPECT_NE(b.ptx.find(want), std::string::npos) << want;
+  EXPECT_EQ(b.ptx.find("mma.sync"), std::string::npos) << "the sm_90a entries are wgmma only";
+  EXPECT_EQ(b.log.find("C7515"), std::string::npos) << b.log;
+  ASSERT_EQ(b.kernels.size(), 2u);
+  for (const test::nvrtc_kernel_usage& k : b.kernels) {
+    EXPECT_EQ(k.max_threads, t.threads) << k.name;
+    // setmaxnreg moves registers inside the block's own allocation: the producer's 128 threads
+    // drop to 40, the consumers' 256 rise to 232, which only balances at 168 a thread (65,536 /
+    // 384 rounded down to 8); with fewer, the consumers' setmaxnreg.inc would block for registers the
+    // pool never gets (PTX ISA "setmaxnreg").
+    EXPECT_EQ(k.registers * t.threads, 40 * 128 + 232 * 256) << k.name;
+    for (const std::string& p : cuda_fit_problems(k, kCudaLimits[1], t.shared_bytes(t.stages), true)) ADD_FAILURE() << p;
+    std::cout << fmt::format("{} sm_90a: {} registers, {} B stack, {} B spill stores, {} B static + {} B dynamic shared\n",
+                             k.name, k.registers, k.stack_bytes, k.spill_store_bytes, k.smem_bytes,
+                             t.shared_bytes(t.stages));
+  }
 }
 
 // The same check fails when it should: a kernel calling gs_mma16 built for sm_75 (below the

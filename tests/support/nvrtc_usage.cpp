@@ -65,6 +65,7 @@ nvrtc_usage_build nvrtc_build_with_usage(const vendor::nvrtc_api& api, const dev
   }
   api.nvrtcDestroyProgram(&prog);
   b.kernels = parse_ptxas_report(log);
+  b.log = log;
   add_ptx_entry_facts(b.ptx, b.kernels);
   b.ok = rc == NVRTC_SUCCESS && !b.ptx.empty() && !b.kernels.empty();
   if (!b.ok) b.message = src.name + " for " + arch + ": rc " + std::to_string(rc) + ", log:\n" + log;

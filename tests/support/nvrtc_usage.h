@@ -34,6 +34,7 @@ struct nvrtc_usage_build {
   bool ok = false;
   std::string message;  ///< why not, with the log
   std::string ptx;
+  std::string log;  ///< NVRTC's program log: ptxas's report and its notes (C7515 wgmma serialization)
   std::vector<nvrtc_kernel_usage> kernels;
 };
 
