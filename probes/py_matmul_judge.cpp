@@ -236,6 +236,12 @@ void judge_py_matmul(probe_result& r, const std::vector<py_matmul_case>& plan) {
 
   // Backends side by side (the same dtype): one wrong where the other is right, or much slower.
   std::vector<std::string> gaps;
+  // A slower backend matters when it is the one the user's process starts on (training runs there);
+  // when torch already starts on the faster one, the gap is reported, not warned about.
+  const std::string start = r.data.contains("blas") && r.data["blas"].is_object()
+                                ? backend_label(r.data["blas"].value("preferred_at_start", ""), hip)
+                                : std::string();
+  bool slow_start = false;
   for (const char* dt : {"bf16", "fp16"}) {
     std::vector<std::pair<std::string, step_total>> per;
     for (const auto& [key, t] : totals)
@@ -248,6 +254,7 @@ void judge_py_matmul(probe_result& r, const std::vector<py_matmul_case>& plan) {
       gaps.push_back(fmt::format("{} {} fails {} shape(s) where {} passes every one", dt, wrong, std::max(ta.bad, tb.bad), right));
     } else if (ta.ms > 0 && tb.ms > 0 && std::max(ta.ms, tb.ms) > backend_gap * std::min(ta.ms, tb.ms)) {
       const bool a_slow = ta.ms > tb.ms;
+      slow_start = slow_start || start.empty() || start == "default" || start == (a_slow ? na : nb);
       gaps.push_back(fmt::format("{} {} takes {:.1f}x {}'s time over the step's GEMMs ({:.2f} vs {:.2f} ms)", dt,
                                  a_slow ? na : nb, std::max(ta.ms, tb.ms) / std::min(ta.ms, tb.ms), a_slow ? nb : na,
                                  std::max(ta.ms, tb.ms), std::min(ta.ms, tb.ms)));
@@ -270,9 +277,11 @@ void judge_py_matmul(probe_result& r, const std::vector<py_matmul_case>& plan) {
     figures += fmt::format("{}{} {:.2f} ms", figures.empty() ? "" : ", ", key, t.ms) +
                (t.floor_ms > 0 ? fmt::format(" ({:.0f}% of roofline)", 100 * t.floor_ms / t.ms) : "");
   r.detail = fmt::format("{} GEMM runs of the step within gpustack's reference bound; step GEMM time {}", cases.size(), figures);
-  if (!gaps.empty()) {
+  if (!gaps.empty() && slow_start) {
     r.outcome = status::warn;
     r.detail = gaps.front() + " (pick the other with " + which + "); " + r.detail;
+  } else if (!gaps.empty()) {
+    r.detail += fmt::format("; {} (torch starts on {}, the faster one here)", gaps.front(), start);
   }
   if (!slow.empty()) {
     r.outcome = status::warn;

@@ -149,8 +149,11 @@ nlohmann::json pymm_good_cases(const std::vector<py_matmul_case>& plan, const st
 
 // The judged result of a script that sent `cases` (through the protocol parser, as a run would).
 probe_result pymm_judged(const std::vector<py_matmul_case>& plan, const nlohmann::json& cases, bool hip,
-                         const std::string& arch = "sm_90", const std::string& device = "NVIDIA H200") {
-  nlohmann::json data = {{"arch", arch}, {"device", device}, {"blas", {{"hip", hip}}}, {"cases", cases}};
+                         const std::string& arch = "sm_90", const std::string& device = "NVIDIA H200",
+                         const std::string& start = "") {
+  nlohmann::json blas = {{"hip", hip}};
+  if (!start.empty()) blas["preferred_at_start"] = start;
+  nlohmann::json data = {{"arch", arch}, {"device", device}, {"blas", blas}, {"cases", cases}};
   nlohmann::json msg = {{"status", "pass"}, {"detail", "ran"}, {"data", data}};
   probe_result r = to_probe_result("py.matmul", outcome_from_output("\n@gs result " + msg.dump() + "\n", "", 0, 0));
   judge_py_matmul(r, plan);
@@ -213,6 +216,21 @@ TEST_F(PyMatmulJudge, ABackendMuchSlowerOverTheStepWarns) {
   probe_result r = pymm_judged(plan, cases, true, "gfx1201", "AMD Radeon AI PRO R9700");
   EXPECT_EQ(r.outcome, status::warn) << r.detail;
   EXPECT_NE(r.detail.find("fp16 rocBLAS takes 3.0x hipBLASLt's time over the step's GEMMs"), std::string::npos) << r.detail;
+}
+
+// The H100 run of 2026-12-05: fp16 cuBLASLt took 2.4x cuBLAS's time at qwen3.5-0.8b while torch
+// started on cuBLAS: nothing the user runs is slow, so the gap is a note and the step passes; when
+// torch starts on the slow one, it warns.
+TEST_F(PyMatmulJudge, ABackendGapWarnsOnlyWhenTorchStartsOnTheSlowOne) {
+  nlohmann::json cases = pymm_good_cases(plan, {"cublaslt", "cublas"});
+  for (nlohmann::json& c : cases)
+    if (c["backend"] == "cublaslt" && c["dtype"] == "fp16") c["ms"] = c["ms"].get<double>() * 3;
+  probe_result fast = pymm_judged(plan, cases, false, "sm_90", "NVIDIA H100 80GB HBM3", "cublas");
+  EXPECT_EQ(fast.outcome, status::pass) << fast.detail;
+  EXPECT_NE(fast.detail.find("fp16 cuBLASLt takes 3.0x cuBLAS's time over the step's GEMMs"), std::string::npos) << fast.detail;
+  EXPECT_NE(fast.detail.find("torch starts on cuBLAS, the faster one here"), std::string::npos) << fast.detail;
+  probe_result slow = pymm_judged(plan, cases, false, "sm_90", "NVIDIA H100 80GB HBM3", "cublaslt");
+  EXPECT_EQ(slow.outcome, status::warn) << slow.detail;
 }
 
 TEST_F(PyMatmulJudge, ABigShapeFarBelowItsRooflineWarnsWithCauses) {
