@@ -337,6 +337,7 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     // "driver 535.x", "Driver Version: 535.x", "my driver (535.309.01)", "driver is 535.x"
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == '(')) ++q;
     if (lower.compare(q, 3, "is ") == 0) q += 3;
+    if (q + 1 < lower.size() && lower[q] == 'v' && scan::is_digit(lower[q + 1])) ++q;  // "Nvidia Driver: v550.78"
     if (q >= lower.size() || !scan::is_digit(lower[q])) continue;
     auto v = first_version(std::string_view(l).substr(q));
     if (v && std::count(v->begin(), v->end(), '.') >= 1 && std::atoi(v->c_str()) >= 300 && std::atoi(v->c_str()) < 1000)

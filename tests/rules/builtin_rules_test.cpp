@@ -875,5 +875,31 @@ TEST(BuiltinRules, SpentSet21RulesNeedTheirContrast) {
   EXPECT_FALSE(fires(mps + "ProductVersion:\t11.7.10\n", "GS-PLAT-250")) << "below 12.3 every torch refuses";
 }
 
+TEST(BuiltinRules, SpentSet22RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 22.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  auto fires = [&](const std::string& text, const char* id) { return has(builtin().match_error_text(text, unknown), id); };
+  const std::string mps = "MPSAccelerator can not run on your system since the accelerator is not available.\n";
+  EXPECT_TRUE(fires(mps + "my M1 Pro reports platform i386\n", "GS-PLAT-252"));
+  EXPECT_FALSE(fires(mps + "my M1 Pro, platform arm64\n", "GS-PLAT-252")) << "a native Python: another cause";
+  EXPECT_FALSE(fires(mps + "an Intel MacBook Pro, x86_64\n", "GS-PLAT-252")) << "an Intel Mac has no MPS GPU path anyway";
+
+  const std::string e35 = "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\n";
+  auto fires_with = [&](const std::string& text, const char* id) {
+    machine_facts f;
+    f.coverage.partial = true;
+    f.stack.nvidia_driver = "550.78";
+    return has(builtin().match_error_text(text, f), id);
+  };
+  EXPECT_TRUE(fires_with(e35, "GS-NV-959"));
+  EXPECT_FALSE(fires_with(e35, "GS-NV-007")) << "superseded: the driver shown runs CUDA 12";
+  EXPECT_FALSE(fires(e35, "GS-NV-959")) << "no driver shown: GS-NV-007's two readings stand";
+  EXPECT_TRUE(fires(e35, "GS-NV-007"));
+
+  EXPECT_FALSE(fires("ggml_vulkan: Found 0 Vulkan devices\n", "GS-VK-013")) << "no loader error: other rules";
+  EXPECT_FALSE(fires("Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!\n", "GS-BNB-206"));
+}
+
 }  // namespace
 }  // namespace gs
