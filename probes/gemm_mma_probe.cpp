@@ -21,6 +21,7 @@
 #include "kernels/ref/gemm_ref.h"
 #include "probes/expected_perf.h"
 #include "probes/gemm_inputs.h"
+#include "probes/gemm_rate.h"
 #include "probes/gpu_session.h"
 #include "probes/verify.h"
 
@@ -226,16 +227,7 @@ probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::un
   }
 
   double ms = 0;
-  auto timed = [&](launch_dims& d, void** args) {
-    s.phase("sync");
-    return s.check(s.rt().time_ms(
-        [&]() {
-          for (int i = 0; i < iters; ++i)
-            if (runtime_status st = s.rt().launch(kl.k, d, args); !st.ok) return st;
-          return runtime_status::success();
-        },
-        ms));
-  };
+  auto timed = timed_gemm_launches(s, kl.k, iters, ms);
   f32_check big;
   bool guards_big = false;
   if (!run_nt_and_check(s, type, kl, {S, S, S, false}, 2002, big, guards_big, timed)) return r;
@@ -246,21 +238,9 @@ probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::un
     return r;
   }
 
-  const double tflops = ms > 0 ? 2.0 * double(S) * S * S * iters / (ms * 1e9) : 0.0;
-  const device_expectation e = builtin_expectation(p.arch, p.name, kind.expect_name);
-  rate_verdict v = judge_rate(tflops, e.expected, e.perf->gemm_warn_below, "TFLOP/s",
-                              "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
-                              "process on the GPU, or the matrix unit not used (a kernel built for another arch)");
-  r.data["iters"] = iters;
-  r.data["achieved_tflops"] = tflops;
-  r.data["expected_tflops"] = e.expected;
-  r.data["expected_basis"] = e.basis;
-  if (e.gpu) {
-    const double peak = e.gpu->figure(kind.peak_key);
-    r.data["card_peak_tflops"] = peak;
-    if (peak > 0) r.data["fraction_of_card_peak"] = tflops / peak;
-    if (e.gpu->bf16_library_tflops > 0) r.data["card_library_bf16_tflops"] = e.gpu->bf16_library_tflops;
-  }
+  rate_verdict v = judge_gemm_rate(r, p, kind.expect_name, kind.peak_key, S, iters, ms,
+                                   "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
+                                   "process on the GPU, or the matrix unit not used (a kernel built for another arch)");
   s.finish(v.outcome, fmt::format("{} on {}: max rel err {:.2g} within bound; {}^3 at {}", kind.kernel, unit_used,
                                   std::max(small.max_rel_err, big.max_rel_err), S, v.detail));
   return r;

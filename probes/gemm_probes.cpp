@@ -16,6 +16,7 @@
 #include "kernels/ref/gemm_ref.h"
 #include "probes/expected_perf.h"
 #include "probes/gemm_inputs.h"
+#include "probes/gemm_rate.h"
 #include "probes/gpu_session.h"
 #include "probes/verify.h"
 
@@ -126,16 +127,7 @@ probe_result run_gemm_with(const probe_context& ctx, gemm_type type, std::unique
 
   // 2. Rate on S x S x S.
   double ms = 0;
-  auto timed = [&](launch_dims& d, void** args) {
-    s.phase("sync");
-    return s.check(s.rt().time_ms(
-        [&]() {
-          for (int i = 0; i < iters; ++i)
-            if (runtime_status st = s.rt().launch(k, d, args); !st.ok) return st;
-          return runtime_status::success();
-        },
-        ms));
-  };
+  auto timed = timed_gemm_launches(s, k, iters, ms);
   f32_check big;
   bool guards_big = false;
   if (!run_and_check(s, type, k, tiled, {S, S, S, false}, 2002, big, guards_big, timed)) return r;
@@ -146,21 +138,10 @@ probe_result run_gemm_with(const probe_context& ctx, gemm_type type, std::unique
     return r;
   }
 
-  const double tflops = ms > 0 ? 2.0 * double(S) * S * S * iters / (ms * 1e9) : 0.0;
-  const device_expectation e = builtin_expectation(p.arch, p.name, "gemm_" + version);
-  const gpu_expectation* gpu = e.gpu;
-  rate_verdict v = judge_rate(tflops, e.expected, e.perf->gemm_warn_below, "TFLOP/s",
-                              "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
-                              "process on the GPU, or a kernel built for a different arch than the device's");
-  r.data["iters"] = iters;
-  r.data["achieved_tflops"] = tflops;
-  r.data["expected_tflops"] = e.expected;
-  r.data["expected_basis"] = e.basis;
-  if (gpu) {
-    // Context only: the tensor/matrix-core peak a library reaches; this kernel uses CUDA-core FMAs.
-    r.data["card_peak_tflops"] = gpu->figure(kind.peak_key);
-    if (gpu->bf16_library_tflops > 0) r.data["card_library_bf16_tflops"] = gpu->bf16_library_tflops;
-  }
+  // Context only: the card's tensor/matrix-core peak is what a library reaches; this kernel uses CUDA-core FMAs.
+  rate_verdict v = judge_gemm_rate(r, p, "gemm_" + version, kind.peak_key, S, iters, ms,
+                                   "GPU clocks or power capped (nvidia-smi -q -d CLOCK,POWER / amd-smi metric), another "
+                                   "process on the GPU, or a kernel built for a different arch than the device's");
   s.finish(v.outcome, fmt::format("{}: max rel err {:.2g} within bound; {}^3 at {}", kernel_name,
                                   std::max(small.max_rel_err, big.max_rel_err), S, v.detail));
   return r;

@@ -12,13 +12,6 @@
 
 #include "quant/kernel_emu.h"
 
-#ifndef __launch_bounds__
-#define __launch_bounds__(...)
-#endif
-#ifndef __restrict__
-#define __restrict__
-#endif
-
 struct mma_emu_fragments {
   const gs_u16* row = nullptr;  // ldmatrix: this lane's row address
   gs_u32 a[4] = {}, b[2] = {};  // mma: this lane's A and B registers

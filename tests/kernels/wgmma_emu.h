@@ -46,12 +46,6 @@
 
 #define GS_WGMMA_EMULATE 1
 #define __grid_constant__
-#ifndef __launch_bounds__
-#define __launch_bounds__(...)
-#endif
-#ifndef __restrict__
-#define __restrict__
-#endif
 #include "kernels/gs_wgmma.h"
 
 struct wgmma_emu_barrier {

@@ -37,6 +37,13 @@
 #define __forceinline__ inline
 #define __shared__ static
 #define __constant__ static
+// Qualifiers the matrix kernels use that mean nothing on the host (tests/kernels/*_emu.h).
+#ifndef __launch_bounds__
+#define __launch_bounds__(...)
+#endif
+#ifndef __restrict__
+#define __restrict__
+#endif
 #define GS_FULL_MASK 0xffffffffu
 
 struct emu_dim3 {
