@@ -899,6 +899,16 @@ TEST(BuiltinRules, SpentSet22RulesNeedTheirContrast) {
 
   EXPECT_FALSE(fires("ggml_vulkan: Found 0 Vulkan devices\n", "GS-VK-013")) << "no loader error: other rules";
   EXPECT_FALSE(fires("Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!\n", "GS-BNB-206"));
+
+  const std::string nvml =
+      "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: "
+      "no such file or directory: unknown\n";
+  EXPECT_TRUE(fires(nvml + "I'm using WSL2 (latest Docker Desktop).\n", "GS-CONT-246"));
+  EXPECT_FALSE(fires(nvml + "Ubuntu 22.04 host, docker run --gpus all\n", "GS-CONT-246")) << "native Linux: no driver there";
+
+  const std::string curand = "custom_cuda_layers.h:12:10: fatal error: curand_kernel.h: No such file or directory\n";
+  EXPECT_TRUE(fires(curand, "GS-EXT-534"));
+  EXPECT_FALSE(fires(curand + "/opt/rocm/bin/hipcc -c custom_cuda_kernel.hip\n", "GS-EXT-534")) << "a HIP build: hipRAND's headers";
 }
 
 }  // namespace
