@@ -2,6 +2,8 @@
 // clang_gfx.h.
 #include "support/clang_gfx.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -123,11 +125,26 @@ clang_gfx_build build_for_gfx(const device_source& src, const std::string& arch,
   inputs += '\0' + hip_rtc_shim() + '\0' + clang_gfx_math_prelude();
   const std::string root = clang_gfx_cache_root();
   const std::string kept = root.empty() ? "" : root + "/" + sha256_hex(inputs);
+  // ctest runs the ClangGfx tests two at a time: a per-key lock makes the second wait for the
+  // first's build of this source and arch and read it, instead of building it again beside it.
+  int lock_fd = -1;
+  if (!kept.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(root, ec);
+    lock_fd = ::open((kept + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock_fd >= 0) ::flock(lock_fd, LOCK_EX);
+  }
+  struct unlock_at_exit {
+    int fd;
+    ~unlock_at_exit() {
+      if (fd >= 0) ::close(fd);  // closing drops the flock
+    }
+  } unlock{lock_fd};
   if (!kept.empty() && std::filesystem::exists(kept + "/done")) {
     for (const char* ext : kBuildOutputs) std::filesystem::copy_file(kept + "/" + arch + ext, base + ext);
   } else {
     if (shell(b.command, &b.log) != 0) return b;
-    if (!kept.empty()) {  // into a private directory, then one rename: two processes may race here
+    if (!kept.empty()) {  // into a private directory, then one rename: readers never see half a build
       std::error_code ec;
       const std::string tmp = kept + ".tmp" + std::to_string(::getpid());
       std::filesystem::create_directories(tmp, ec);
