@@ -332,7 +332,9 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
   };
   for (std::string_view cue : {"nvidia-drivers-", "nvidia-driver-", "driver version", "driver:", "driver "}) {
     size_t p = lower.find(cue);
-    if (p == std::string::npos || lower.find("cuda version") != std::string::npos || requirement()) continue;
+    // A "CUDA version" on the same line is no reason to skip it ("my CUDA version is 12.9.41 and my
+    // CUDA driver is 570.133.20"): a CUDA number after the cue fails the 3xx-9xx test below.
+    if (p == std::string::npos || requirement()) continue;
     size_t q = p + cue.size();
     // "driver 535.x", "Driver Version: 535.x", "my driver (535.309.01)", "driver is 535.x"
     while (q < lower.size() && (lower[q] == ' ' || lower[q] == ':' || lower[q] == '(')) ++q;

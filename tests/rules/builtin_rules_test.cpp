@@ -892,10 +892,16 @@ TEST(BuiltinRules, SpentSet22RulesNeedTheirContrast) {
     f.stack.nvidia_driver = "550.78";
     return has(builtin().match_error_text(text, f), id);
   };
-  EXPECT_TRUE(fires_with(e35, "GS-NV-959"));
-  EXPECT_FALSE(fires_with(e35, "GS-NV-007")) << "superseded: the driver shown runs CUDA 12";
-  EXPECT_FALSE(fires(e35, "GS-NV-959")) << "no driver shown: GS-NV-007's two readings stand";
+  const std::string cuda12 = "image nvidia/cuda:12.2.0-runtime-ubuntu22.04\n";
+  EXPECT_TRUE(fires_with(cuda12 + e35, "GS-NV-959"));
+  EXPECT_FALSE(fires_with(cuda12 + e35, "GS-NV-007")) << "superseded: the driver shown runs CUDA 12";
+  EXPECT_FALSE(fires_with(e35, "GS-NV-959")) << "the program's CUDA not shown: a 550 driver is old for CUDA 13";
+  EXPECT_FALSE(fires_with("pip install torch --index-url https://download.pytorch.org/whl/cu130\n" + cuda12 + e35, "GS-NV-959"))
+      << "a CUDA 13 program in the paste: the old-driver reading";
+  EXPECT_FALSE(fires(cuda12 + e35, "GS-NV-959")) << "no driver shown: GS-NV-007's two readings stand";
   EXPECT_TRUE(fires(e35, "GS-NV-007"));
+  EXPECT_TRUE(fires_with("cutlass/examples/python/CuTeDSL/dense_gemm.py\nCUDAError InsufficientDriver\n", "GS-NV-960"));
+  EXPECT_FALSE(fires_with("CUDAError InsufficientDriver\n", "GS-NV-960")) << "no CUDA 13 bindings in sight";
 
   EXPECT_FALSE(fires("ggml_vulkan: Found 0 Vulkan devices\n", "GS-VK-013")) << "no loader error: other rules";
   EXPECT_FALSE(fires("Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!\n", "GS-BNB-206"));
@@ -909,6 +915,21 @@ TEST(BuiltinRules, SpentSet22RulesNeedTheirContrast) {
   const std::string curand = "custom_cuda_layers.h:12:10: fatal error: curand_kernel.h: No such file or directory\n";
   EXPECT_TRUE(fires(curand, "GS-EXT-534"));
   EXPECT_FALSE(fires(curand + "/opt/rocm/bin/hipcc -c custom_cuda_kernel.hip\n", "GS-EXT-534")) << "a HIP build: hipRAND's headers";
+}
+
+TEST(BuiltinRules, SpentSet23RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 23's two wrong answers.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  auto fires = [&](const std::string& text, const char* id) { return has(builtin().match_error_text(text, unknown), id); };
+  const std::string abort750 = "common.cuh:112: ggml was not compiled with any CUDA arch <= 750\n";
+  EXPECT_TRUE(fires("Device 0: NVIDIA A100-SXM4-80GB, compute capability 8.0, VMM: yes\n" + abort750, "GS-LLAMA-598"));
+  EXPECT_FALSE(fires("Device 0: NVIDIA GeForce GTX 1080, compute capability 6.1, VMM: yes\n" + abort750, "GS-LLAMA-598"))
+      << "an older GPU: the build really lacks its arch (GS-GATE-011)";
+  const std::string nvrtc = "OSError: libnvrtc.so.12: cannot open shared object file: No such file or directory\n";
+  EXPECT_TRUE(fires("Running on amd gpu with pip installed package\n" + nvrtc, "GS-ROCM-627"));
+  EXPECT_FALSE(fires(nvrtc, "GS-ROCM-627")) << "no AMD GPU in sight: a missing CUDA library (GS-INST-158)";
+  EXPECT_FALSE(fires("ROCm 6.2 and an RTX 4090 in the same box\n" + nvrtc, "GS-ROCM-627")) << "an NVIDIA GPU too";
 }
 
 }  // namespace
