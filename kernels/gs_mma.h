@@ -17,6 +17,7 @@
 // mma.m16n8k16"; AMD matrix instruction calculator (16x16x16 bf16_1k; WMMA gfx11 and gfx12).
 #pragma once
 #include "gs_device.h"
+#include "gs_fp8.h"
 
 #if defined(GS_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define GS_MMA_PTX 1
@@ -37,6 +38,26 @@
 #define GS_MMA_SCALAR 1
 #endif
 
+// fp8 (E4M3) products on the matrix unit, one k32 step of gs_mma16 (below): MI300's MFMA reads the
+// FNUZ encoding, RDNA4's WMMA the OCP one (gs_fp8.h says how they differ). gfx90a has no fp8
+// MFMA, RDNA3 no fp8 WMMA, and gfx950's fp8 MFMA reads OCP codes: not built here (GS_MMA_FP8 off,
+// gemm_mma.cu then has no fp8 entry and the probe says skip). Hopper's fp8 is gs_wgmma.h's.
+// Builtins: clang's BuiltinsAMDGPU.def (llvm-project clang/include/clang/Basic/BuiltinsAMDGPU.def)
+// __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8 ("V4fWiWiV4fIiIiIi", feature fp8-insts: gfx940+) and
+// __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12 ("V8fV2iV2iV8f", gfx12-insts); both are in
+// Debian's clang-19 (tests/runtime/clang_gfx_compile_test.cpp reads the instructions back).
+#if defined(GS_MMA_MFMA) && !defined(__gfx90a__) && !defined(__gfx950__)
+#define GS_MMA_FP8 1
+#define GS_FP8_FNUZ 1
+#elif defined(GS_MMA_WMMA12)
+#define GS_MMA_FP8 1
+#endif
+#if defined(GS_FP8_FNUZ)
+#define GS_FP8_IS_FNUZ true
+#else
+#define GS_FP8_IS_FNUZ false
+#endif
+
 /// What the matrix unit is, for reports ("mma.sync bf16", "mfma", "wmma", "alu").
 #if defined(GS_MMA_PTX)
 #define GS_MMA_KIND "mma.sync.m16n8k16.bf16"
@@ -51,12 +72,24 @@
 /// The input type of a product: bf16 (8 significant bits) or fp16 (11); both give exact products
 /// in fp32 and the same fragment layouts, only the instruction differs.
 struct gs_in_bf16 {
-  static constexpr bool f16 = false;
+  static constexpr bool f16 = false, fp8 = false;
+  static constexpr int bytes = 2;
   static __device__ __forceinline__ float widen(gs_u16 h) { return gs_bf16_to_f32(h); }
 };
 struct gs_in_f16 {
-  static constexpr bool f16 = true;
+  static constexpr bool f16 = true, fp8 = false;
+  static constexpr int bytes = 2;
   static __device__ __forceinline__ float widen(gs_u16 h) { return gs_f16_to_f32(h); }
+};
+
+/// E4M3 inputs in the encoding this arch's matrix unit reads (FNUZ on MI300, OCP elsewhere: Hopper,
+/// RDNA4, the host). The callers still hand gs_mma16 16-bit words, each two consecutive k (low
+/// byte first, as little-endian memory holds them), so the kernels' tile copies and swizzles are
+/// the 16-bit ones and one gs_mma16 call covers k32: twice the k of a bf16 call for the same bytes.
+struct gs_in_e4m3 {
+  static constexpr bool f16 = false, fp8 = true;
+  static constexpr int bytes = 1;
+  static __device__ __forceinline__ float widen8(unsigned v) { return gs_fp8_e4m3_to_f32(v, GS_FP8_IS_FNUZ); }
 };
 
 /// 256 accumulator elements spread over the wave.
@@ -164,10 +197,69 @@ typedef _Float16 gs_v8f16 __attribute__((ext_vector_type(8)));
 typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
 #endif
 
-/// d += A B for one wave; every lane of the wave must call it (no divergence around it).
-/// E: gs_in_bf16 (default) or gs_in_f16, what the 16-bit patterns a() and b() return are.
-template <class E = gs_in_bf16, class FA, class FB>
-__device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) {
+/// The fp8 half of gs_mma16 (gs_in_e4m3): d (16 x 16) += A (16 x 32) B (32 x 16), a(i, kk) and
+/// b(kk, n) for kk < 16 giving the 16-bit word of k = 2kk (low byte) and 2kk + 1 (high byte).
+/// Operand layouts (AMD matrix instruction calculator, v_mfma_f32_16x16x32_fp8_fp8 and RDNA4
+/// v_wmma_f32_16x16x16_fp8_fp8): MFMA lane l holds row (column of B) l % 16 and k 8(l / 16) ..
+/// 8(l / 16) + 7, byte i of its 64-bit operand being k 8(l / 16) + i; gfx12 WMMA lane l holds
+/// k 8(l / 16) .. +7 of each 16-k half, two calls per k32. The accumulators are the 16-bit
+/// instructions' (gs_acc_row / gs_acc_col).
+template <class E, class FA, class FB>
+__device__ __forceinline__ void gs_mma16_fp8(gs_acc16& d, const FA& a, const FB& b) {
+  const int lane = gs_lane();
+#if defined(GS_MMA_FP8) && defined(GS_MMA_MFMA)
+  const int r = lane & 15, k0 = 4 * (lane >> 4);
+  gs_v4i16 va, vb;
+  gs_v4f32 vc;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    va[j] = (short)a(r, k0 + j);
+    vb[j] = (short)b(k0 + j, r);
+    vc[j] = d.x[j];
+  }
+  vc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(__builtin_bit_cast(long, va), __builtin_bit_cast(long, vb), vc, 0, 0, 0);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) d.x[j] = vc[j];
+#elif defined(GS_MMA_FP8) && defined(GS_MMA_WMMA12)
+  typedef short v4i16 __attribute__((ext_vector_type(4)));
+  typedef int v2i32 __attribute__((ext_vector_type(2)));
+  const int r = lane & 15, k0 = 4 * (lane >> 4);
+  gs_v8f32 vc;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) vc[j] = d.x[j];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    v4i16 va, vb;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      va[j] = (short)a(r, 8 * half + k0 + j);
+      vb[j] = (short)b(8 * half + k0 + j, r);
+    }
+    vc = __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(__builtin_bit_cast(v2i32, va), __builtin_bit_cast(v2i32, vb), vc);
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j) d.x[j] = vc[j];
+#elif defined(GS_MMA_SCALAR)
+#pragma unroll
+  for (int i = 0; i < GS_ACC_N; ++i) {
+    const int row = gs_acc_row(lane, i), col = gs_acc_col(lane, i);
+    float s = d.x[i];
+    for (int kk = 0; kk < 16; ++kk) {
+      const unsigned av = a(row, kk), bv = b(kk, col);
+      s += E::widen8(av & 0xffu) * E::widen8(bv & 0xffu);
+      s += E::widen8(av >> 8) * E::widen8(bv >> 8);
+    }
+    d.x[i] = s;
+  }
+#else
+  static_assert(sizeof(E) == 0, "no fp8 matrix instruction on this target (gs_mma.h GS_MMA_FP8)");
+  (void)d, (void)a, (void)b, (void)lane;
+#endif
+}
+
+/// gs_mma16 for 16-bit inputs.
+template <class E, class FA, class FB>
+__device__ __forceinline__ void gs_mma16_16bit(gs_acc16& d, const FA& a, const FB& b) {
   const int lane = gs_lane();
 #if defined(GS_MMA_PTX)
   const int g = lane >> 2, t = lane & 3;
@@ -240,6 +332,15 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
     d.x[i] = s;
   }
 #endif
+}
+
+/// d += A B for one wave; every lane of the wave must call it (no divergence around it).
+/// E: gs_in_bf16 (default) or gs_in_f16, what the 16-bit patterns a() and b() return are; or
+/// gs_in_e4m3, where each pattern is two fp8 and the step is k32 (gs_mma16_fp8).
+template <class E = gs_in_bf16, class FA, class FB>
+__device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) {
+  if constexpr (E::fp8) gs_mma16_fp8<E>(d, a, b);
+  else gs_mma16_16bit<E>(d, a, b);
 }
 
 /// d += A B with both operands in memory with k contiguous: A row-major (a[i * lda + k]) and B
