@@ -55,7 +55,9 @@ TEST(Fp8Decode, FnuzE4m3EveryCode) {
     EXPECT_EQ(double(f), fp8_spec_value(v, true)) << std::hex << v;
     EXPECT_FALSE(std::signbit(f) && f == 0.0f) << "no negative zero";
     // Bias 8 against 7: every code both encodings call a number is half as large in FNUZ.
-    if ((v & 0x7f) != 0x7f) EXPECT_EQ(f, gs_fp8_e4m3_to_f32(v, false) / 2) << std::hex << v;
+    if ((v & 0x7f) != 0x7f) {
+      EXPECT_EQ(f, gs_fp8_e4m3_to_f32(v, false) / 2) << std::hex << v;
+    }
   }
   EXPECT_EQ(finite, 255) << "one NaN, no infinities, no -0";
   EXPECT_EQ(gs_fp8_e4m3_to_f32(0x7f, true), 240.0f) << "largest";
