@@ -6,7 +6,9 @@
 // are exact in fp32, so only the order of the fp32 sums differs from the CPU reference
 // (kernels/ref/gemm_ref.cpp gemm_nt_ref_element), a difference gemm_probes.cpp's bound covers.
 //
-// Two kernels under one pair of names: with -DGS_MMA_WGMMA=1 (the probe on cc 9.0, NVRTC sm_90a)
+// gemm_mma_fp8 is the same kernels on E4M3 codes where the arch has an fp8 matrix instruction
+// (gs_mma.h GS_MMA_FP8, the sm_90a path below); 16-bit rows become rows of fp8 pairs.
+// Two kernels under one set of names: with -DGS_MMA_WGMMA=1 (the probe on cc 9.0, NVRTC sm_90a)
 // the Hopper path at the end of this file (TMA + wgmma, its own napkin math there); otherwise:
 // Block tile 128 x 256 x 32, 256 threads, grid (ceil(N/256), ceil(M/128)). Napkin: a k-tile is
 // (128 + 256) x 32 x 2 B = 24 KiB of copies for 2 x 128 x 256 x 32 = 2.1 MFLOP, 85 FLOP/B, so at
@@ -343,10 +345,12 @@ GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
 gemm_mma_f16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
   gemm_mma<gs_in_f16>(A, Bt, C, M, N, K);
 }
-#if defined(GS_MMA_FP8)
-// E4M3 in the arch's encoding (gs_mma.h: FNUZ on MI300, OCP on RDNA4), K in elements, a multiple of
-// 16. The tiles move as 16-bit words, two fp8 each: the same bytes, copies and swizzle as the
-// 16-bit entries, a k-tile of 64 fp8, one gs_mma16 call per k32.
+#if defined(GS_MMA_FP8) || (defined(GS_MMA_SCALAR) && !defined(GS_DEVICE_COMPILE))
+// E4M3 in the arch's encoding (gs_mma.h: FNUZ on MI300, OCP on RDNA4 and sm_89+), K in elements, a
+// multiple of 16. The tiles move as 16-bit words, two fp8 each: the same bytes, copies, swizzle
+// and ldmatrix as the 16-bit entries, a k-tile of 64 fp8; one mma.sync.m16n8k32 (sm_89+) or
+// gs_mma16 call (AMD) per 32 k. Also built for the host emulation of the scalar lowering
+// (tests/kernels/gemm_mma_emu_waves_test.cpp); never for a GPU without an fp8 instruction.
 GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
 gemm_mma_fp8(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
   gemm_mma<gs_in_e4m3>(A, Bt, C, M, N, K / 2);

@@ -44,8 +44,8 @@ double gemm_error_bound(int K, double abs_sum);
 /// products are exact in fp32 (4 x 4 significant bits) but whose matrix-unit accumulator is not a
 /// full fp32 chain. Figures: DeepSeek-V3 technical report (arXiv 2412.19437, section 3.3.2): "the
 /// accumulation precision of FP8 GEMM on NVIDIA H800 GPUs is limited to retaining around 14
-/// bits", with a maximum relative error of nearly 2 % at K = 4096 on random matrices; SageAttention2
-/// (arXiv 2411.10958, section 4.4): the fp8 mma's accumulator is FP22 (1 sign, 8 exponent, 13
+/// bits", with a maximum relative error of nearly 2 % at K = 4096 on random matrices;
+/// SageAttention2 (arXiv 2411.10958): the fp8 mma's accumulator is FP22 (1 sign, 8 exponent, 13
 /// mantissa bits). Model: each k32 step (one wgmma.m64nNk32, one MFMA 16x16x32) adds its 32
 /// products to D and keeps 14 significant bits, truncating: an error of at most u = 2^-13 of what
 /// it holds, |D| + the step's sum of |products| <= |P_{c-1}| + A_c (P: exact prefix sum through
@@ -55,7 +55,8 @@ double gemm_error_bound(int K, double abs_sum);
 /// ~ 5,500 s, plus sum A_c ~ 3,300 s, bound ~ 2 x 1.2e-4 x 8,800 s ~ 2.1 s, ~3 % of |C| ~ 64 s (the
 /// model's own error ~ 0.7 s, ~1 %, as DeepSeek's "nearly 2 %" at the tail). A lost 128-k tile
 /// moves an element by ~ sqrt(128) s ~ 11 s and a wrong row or column by ~ 90 s: far outside.
-/// (tests/probes/gemm_fp8_bound_test.cpp: the model inside, those two outside.)
+/// (tests/probes/gemm_mma_fp8_test.cpp: on inputs of every finite code the model's worst error is
+/// 0.17 of the bound, and the lost tile and the wrong row fall outside it.)
 double gemm_fp8_error_bound(const float* a, const float* bt, int K);
 
 /// Rows of an M-row result to compare when comparing them all costs too much host time: both

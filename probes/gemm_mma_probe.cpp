@@ -8,7 +8,7 @@
 // place of A and Bt; option wgmma=0 keeps mma.sync for a side-by-side rate); `path` in the data
 // names the path that ran ("wgmma", "mma.sync", "gs_mma16 waves", "cpu reference").
 // fp8 (E4M3, fp32 C) where the arch has an fp8 matrix instruction we build (fp8_unit_for): sm_90's
-// wgmma, MI300's MFMA (FNUZ codes), RDNA4's WMMA (OCP codes); K is padded to a multiple of 16, the
+// wgmma, mma.sync m16n8k32 on sm_89 and sm_120, MI300's MFMA (FNUZ codes), RDNA4's WMMA (OCP codes); K is padded to a multiple of 16, the
 // inputs are the encoding's finite codes (gemm_inputs.h) and the bound is gemm_fp8_error_bound.
 // The band comes from the card: its dense matrix peak for the input type (expected_perf.toml)
 // times the [[kernel]] fraction; gemm.*'s CUDA-core kernels stay as the controls beside it.
@@ -54,15 +54,14 @@ std::string fp8_unit_for(const device_props& p, std::string& why_not) {
   const std::string& a = p.arch;
   if (p.backend == "cpu") return "cpu reference";
   if (p.backend == "cuda") {
-    if (wgmma_path_for(p)) return "wgmma.mma_async.m64n256k32.e4m3 (TMA, sm_90a)";
+    // Mirrors gs_mma.h's GS_MMA_FP8: mma.sync.m16n8k32 .e4m3 (PTX ISA "mma", sm_89+) where it is the
+    // arch's fp8 path (Ada, consumer Blackwell); Hopper's is wgmma; sm_100-110's is tcgen05.
     const int sm = sm_number(a);
-    if (sm == 89)
-      why_not = "sm_89 (Ada) has fp8 mma.sync.m16n8k32.e4m3, which kernels/gemm_mma.cu does not build yet (its mma.sync "
-                "path is 16-bit; the fp8 work went to Hopper's wgmma first)";
-    else if (sm >= 100)
-      why_not = a + "'s fp8 matrix path is its own instruction set (tcgen05 on sm_100, the sm_120 mma kinds), not built "
-                    "here; gemm_mma.cu's fp8 entry is sm_90a wgmma";
-    else why_not = a + " has no fp8 tensor-core instruction (fp8 mma arrives with sm_89, wgmma fp8 with sm_90a)";
+    if (wgmma_path_for(p)) return "wgmma.mma_async.m64n256k32.e4m3 (TMA, sm_90a)";
+    if (sm == 89 || sm >= 120) return "mma.sync.m16n8k32.e4m3";
+    if (sm >= 100) why_not = a + "'s fp8 matrix path is tcgen05, which kernels/gemm_mma.cu does not build";
+    else if (sm >= 89) why_not = a + ": no fp8 lowering in kernels/gs_mma.h";
+    else why_not = a + " has no fp8 tensor-core instruction (fp8 mma.sync arrives with sm_89, wgmma fp8 with sm_90a)";
     return "";
   }
   if (a == "gfx940" || a == "gfx941" || a == "gfx942") return "mfma_f32_16x16x32_fp8_fp8 (FNUZ e4m3)";
@@ -231,7 +230,8 @@ probe_result run_gemm_mma_with(const probe_context& ctx, gemm_type type, std::un
       return r;
     }
     if (wgmma_path_for(p) && option_int(ctx, "wgmma", 1, 0, 1) == 0) {
-      s.finish(status::skip, "wgmma=0: fp8 runs on the sm_90a wgmma path only (gemm_mma.cu's mma.sync path is 16-bit)");
+      s.finish(status::skip, "wgmma=0 on sm_90: fp8 runs on the wgmma path only (mma.sync e4m3 is not Hopper's fp8 "
+                             "path; gs_mma.h builds no fp8 entry for sm_90)");
       return r;
     }
     type = fp8_type_for(p);  // the encoding this arch's instruction reads

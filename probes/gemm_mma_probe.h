@@ -22,8 +22,8 @@ extern const probe_spec gemm_mma_fp8_probe;
 /// "wmma_f32_16x16x16 (gfx12)", "mfma_f32_16x16x16", "cpu reference"), or "" where it has none.
 std::string matrix_unit_for(const device_props& p);
 
-/// The fp8 (E4M3) matrix instruction gemm.mma.fp8 runs on here ("wgmma.mma_async.m64n256k32.e4m3
-/// (TMA, sm_90a)", "mfma_f32_16x16x32_fp8_fp8 (FNUZ e4m3)", "wmma_f32_16x16x16_fp8_fp8 (gfx12, OCP
+/// The fp8 (E4M3) matrix instruction gemm.mma.fp8 runs on here ("wgmma.mma_async.m64n256k32.e4m3 (TMA,
+/// sm_90a)" on cc 9.0, "mma.sync.m16n8k32.e4m3" on sm_89 and sm_120, "mfma_f32_16x16x32_fp8_fp8 (FNUZ e4m3)", "wmma_f32_16x16x16_fp8_fp8 (gfx12, OCP
 /// e4m3)", "cpu reference"), or "" with `why_not` saying why there is none (the probe's skip).
 std::string fp8_unit_for(const device_props& p, std::string& why_not);
 

@@ -32,7 +32,7 @@ const std::vector<probe_option_spec>& probe_option_table() {
       {"gemm.mma.fp16", "wgmma", true, 0, 1, "cc 9.0: 1 the sm_90a wgmma path, 0 mma.sync"},
       {"gemm.mma.fp8", "size", true, 16, 16384, "M = N = K"},
       {"gemm.mma.fp8", "iters", true, 1, 100, "timed runs"},
-      {"gemm.mma.fp8", "wgmma", true, 0, 1, "cc 9.0: 1 the sm_90a wgmma path, 0 skip (no mma.sync fp8 path)"},
+      {"gemm.mma.fp8", "wgmma", true, 0, 1, "cc 9.0: 1 the sm_90a wgmma path, 0 skip (no fp8 mma.sync entry on sm_90)"},
       {"blas.bf16", "model", false, 0, 0, "registry model whose QLoRA step runs (qwen3.5-0.8b)"},
       {"blas.bf16", "tokens", true, 1, 65536, "tokens per step: the M of the projections (2048)"},
       {"blas.bf16", "library", false, 0, 0, "cublaslt, hipblaslt, rocblas or all (all)"},

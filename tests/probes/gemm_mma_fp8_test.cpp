@@ -129,9 +129,9 @@ TEST(GemmMmaFp8Probe, SkipsWithTheReasonWhereTheArchHasNoFp8Path) {
   struct want {
     const char *backend, *arch, *reason;
   };
-  for (const want& w : {want{"cuda", "sm_80", "no fp8 tensor-core instruction"}, want{"cuda", "sm_89", "m16n8k32"},
-                        want{"cuda", "sm_120", "tcgen05"}, want{"hip", "gfx90a", "no fp8 matrix instruction"},
-                        want{"hip", "gfx1100", "no fp8 matrix instruction"}, want{"hip", "gfx950", "OCP"}}) {
+  for (const want& w : {want{"cuda", "sm_80", "no fp8 tensor-core instruction"}, want{"cuda", "sm_86", "sm_89"},
+                        want{"hip", "gfx90a", "no fp8 matrix instruction"}, want{"hip", "gfx1100", "no fp8 matrix instruction"},
+                        want{"hip", "gfx950", "OCP"}, want{"hip", "gfx1030", "no fp8"}, want{"cuda", "sm_100", "tcgen05"}}) {
     gs::test::recording_sink sink;
     gs::probe_result r = gs::run_gemm_mma_with(fp8_cpu_context(sink), gs::gemm_type::fp8_e4m3fn,
                                                std::make_unique<fp8_props_runtime>(fp8_props(w.backend, w.arch)));
@@ -144,10 +144,13 @@ TEST(GemmMmaFp8Probe, SkipsWithTheReasonWhereTheArchHasNoFp8Path) {
   gs::probe_result r = gs::run_gemm_mma_with(ctx, gs::gemm_type::fp8_e4m3fn,
                                              std::make_unique<fp8_props_runtime>(fp8_props("cuda", "sm_90")));
   EXPECT_EQ(r.outcome, gs::status::skip) << r.detail;
+  EXPECT_NE(r.detail.find("wgmma=0"), std::string::npos) << r.detail;
 }
 
 TEST(GemmMmaFp8Probe, EachFp8ArchGetsItsInstructionAndEncoding) {
   std::string why;
+  EXPECT_EQ(gs::fp8_unit_for(fp8_props("cuda", "sm_89"), why), "mma.sync.m16n8k32.e4m3");
+  EXPECT_EQ(gs::fp8_unit_for(fp8_props("cuda", "sm_120"), why), "mma.sync.m16n8k32.e4m3");
   EXPECT_NE(gs::fp8_unit_for(fp8_props("cuda", "sm_90"), why).find("m64n256k32"), std::string::npos);
   EXPECT_NE(gs::fp8_unit_for(fp8_props("hip", "gfx942"), why).find("16x16x32_fp8"), std::string::npos);
   EXPECT_NE(gs::fp8_unit_for(fp8_props("hip", "gfx1201"), why).find("16x16x16_fp8"), std::string::npos);

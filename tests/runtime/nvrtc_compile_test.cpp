@@ -173,6 +173,32 @@ TEST_F(NvrtcCompile, GemmMmaWgmmaPathForSm90a) {
   }
 }
 
+// gemm_mma.cu's fp8 entry on sm_89 (Ada: mma.sync.m16n8k32 .e4m3 through the 16-bit path's
+// ldmatrix fragments): built at the probe's defines, the e4m3 mma in its PTX, within sm_89's block
+// limits (99 KiB of opt-in shared memory: CUDA C++ Programming Guide, "Compute Capability 8.9"),
+// no spills or stack. sm_80 has no such entry (ptxas rejects .e4m3 there, so the sm_80 builds of
+// MatrixKernelsUseTensorCores... would fail if it had). ~1 s: one NVRTC compile.
+TEST_F(NvrtcCompile, GemmMmaFp8MmaSyncForSm89) {
+  vendor::nvrtc_api api;
+  ASSERT_TRUE(api.load().ok);
+  compile_request req{"gemm_mma.cu", std::string(*find_asset("kernels/gemm_mma.cu")), test::probe_defines("gemm_mma.cu", true)};
+  device_source src;
+  ASSERT_TRUE(prepare_device_source(req, "cuda", 32, src).ok);
+  test::nvrtc_usage_build b = test::nvrtc_build_with_usage(api, src, "sm_89");
+  ASSERT_TRUE(b.ok) << b.message;
+  EXPECT_NE(b.ptx.find("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"), std::string::npos);
+  const cuda_block_limits ada{"sm_89", 99 * 1024};
+  int fp8 = 0;
+  for (const test::nvrtc_kernel_usage& k : b.kernels) {
+    if (k.name != "gemm_mma_fp8") continue;
+    ++fp8;
+    for (const std::string& p : cuda_fit_problems(k, ada, *test::probe_dynamic_shared(k.name, true), true)) ADD_FAILURE() << p;
+    std::cout << fmt::format("gemm_mma_fp8 sm_89: {} registers, {} B stack, {} B spill stores\n", k.registers, k.stack_bytes,
+                             k.spill_store_bytes);
+  }
+  EXPECT_EQ(fp8, 1);
+}
+
 // The same check fails when it should: a kernel calling gs_mma16 built for sm_75 (below the
 // sm_80 lowering) has no mma.sync, and a dynamically indexed local array shows as a stack frame.
 TEST_F(NvrtcCompile, AluLoweringAndStackFrameAreCaught) {
