@@ -5,7 +5,7 @@
 # over the mma kernel at a small size.
 #   here:   cp build/gpustack DIR/ && scripts/pack-for-device.sh DIR   -> .carry (stripped binary)
 #   device: bash scripts/h200-matrix-gemm.sh     (carry [".carry"])
-# Writes $OUT/gemm/: probes.json/.txt, peer.jsonl, sanitizer-*.txt, clocks.txt.
+# Writes $OUT/gemm/: probes.json/.txt, peer.jsonl, sanitizer-*.txt (sanitizer-fp8-* for gemm.mma.fp8), clocks.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/h200-gemm}
@@ -24,6 +24,10 @@ if [ -x "$SAN" ]; then
     timeout 150 "$SAN" --tool "$tool" --target-processes all "$GS" probe gemm.mma.bf16 --set size=512 --set iters=1 --no-color \
       > "$dir/sanitizer-$tool.txt" 2>&1
     echo "compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$dir/sanitizer-$tool.txt") clean summaries)"
+    # The fp8 entry's uint8 tensor maps and 128-k tiles, at a size that keeps it short.
+    timeout 150 "$SAN" --tool "$tool" --target-processes all "$GS" probe gemm.mma.fp8 --set size=256 --set iters=1 --no-color \
+      > "$dir/sanitizer-fp8-$tool.txt" 2>&1
+    echo "compute-sanitizer $tool fp8: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$dir/sanitizer-fp8-$tool.txt") clean summaries)"
   done
 fi
 echo "== done $(date -u +%FT%TZ)"
