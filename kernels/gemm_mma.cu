@@ -6,7 +6,9 @@
 // are exact in fp32, so only the order of the fp32 sums differs from the CPU reference
 // (kernels/ref/gemm_ref.cpp gemm_nt_ref_element), a difference gemm_probes.cpp's bound covers.
 //
-// Two kernels under one pair of names: with -DGS_MMA_WGMMA=1 (the probe on cc 9.0, NVRTC sm_90a)
+// gemm_mma_fp8 is the same kernels on E4M3 codes where the arch has an fp8 matrix instruction
+// (gs_mma.h GS_MMA_FP8, the sm_90a path below); 16-bit rows become rows of fp8 pairs.
+// Two kernels under one set of names: with -DGS_MMA_WGMMA=1 (the probe on cc 9.0, NVRTC sm_90a)
 // the Hopper path at the end of this file (TMA + wgmma, its own napkin math there); otherwise:
 // Block tile 128 x 256 x 32, 256 threads, grid (ceil(N/256), ceil(M/128)). Napkin: a k-tile is
 // (128 + 256) x 32 x 2 B = 24 KiB of copies for 2 x 128 x 256 x 32 = 2.1 MFLOP, 85 FLOP/B, so at
@@ -198,6 +200,11 @@ __device__ __forceinline__ void gemm_mma(const gs_u16* __restrict__ A, const gs_
 // then releases kt-1's stage.
 // Edges: TMA zero-fills rows past M or N and k past K (both maps have the true extents), so a
 // ragged tile multiplies zeros; the stores check row < M and col < N.
+// fp8 (gemm_mma_fp8, E4M3): the same bytes per stage, so the same ring, boxes of 128 B rows and
+// descriptors; a 128-byte row now holds 128 k, the block tile is 128 x 256 x 128 and a k-tile is 4
+// wgmma.m64n256k32 (32 B of each row apiece, the 16-bit path's descriptor steps). Napkin: 2 x 128 x
+// 256 x 128 = 8.4 MFLOP per 48 KiB, 171 FLOP/B; at 1979 dense TFLOP/s / 132 SMs / 1.83 GHz ~
+// 8.2 kFLOP/clk a k-tile is again ~1 k clocks, so the L2 traffic per clock stays ~48 B/clk.
 // Left out (each worth a few % in the public write-ups, none needed for the 60 % line): a
 // persistent tile scheduler (4096^3 is 512 tiles on 132 SMs, 3.9 waves), 2-CTA clusters sharing
 // B by TMA multicast, an epilogue through shared memory and a TMA store.
@@ -214,7 +221,7 @@ __device__ __forceinline__ void gemm_mma(const gs_u16* __restrict__ A, const gs_
 #define GS_WG_CONSUMER_ROWS 64    // rows of C each consumer group owns: one m64 wgmma tall
 #define GS_WG_CONSUMER_WARPS 8    // arrivals that release a stage: every consumer warp
 #define GS_WG_ROW_BYTES 128       // one k-tile row (64 16-bit k) = the 128-byte swizzle width
-#define GS_WG_K16_BYTES 32        // a wgmma's k16 slice of a row: the descriptor's step
+#define GS_WG_KSTEP_BYTES 32      // one wgmma's k slice of a row (k16 of 16-bit, k32 of fp8): the descriptor's step
 #define GS_WG_A_BYTES (GS_WG_BM * GS_WG_ROW_BYTES)
 #define GS_WG_B_BYTES (GS_WG_BN * GS_WG_ROW_BYTES)
 #define GS_WG_D_REGS 128          // 64 x 256 fp32 over 128 threads
@@ -227,6 +234,13 @@ __device__ __forceinline__ void wg_store_pair(float* p, float x, float y) {
 #endif
 }
 
+// One wgmma over the next 32 bytes of each row: k16 of bf16/fp16, k32 of E4M3.
+template <class E>
+__device__ __forceinline__ void wg_mma_step(float* d, gs_u64 desc_a, gs_u64 desc_b, int scale_d) {
+  if constexpr (E::fp8) gs_wgmma_m64n256k32_e4m3(d, desc_a, desc_b, scale_d);
+  else gs_wgmma_m64n256k16<E>(d, desc_a, desc_b, scale_d);
+}
+
 template <class E>
 __device__ __forceinline__ void gemm_wgmma(const gs_tensor_map* tm_a, const gs_tensor_map* tm_b, float* __restrict__ C,
                                            int M, int N, int K) {
@@ -236,7 +250,8 @@ __device__ __forceinline__ void gemm_wgmma(const gs_tensor_map* tm_a, const gs_t
   gs_u64* full = (gs_u64*)(Bs + GS_WG_STAGES * GS_WG_B_BYTES);
   gs_u64* empty = full + GS_WG_STAGES;
   const int group = threadIdx.x / GS_WG_GROUP;
-  const int ktiles = (K + GS_WG_BK - 1) / GS_WG_BK;
+  constexpr int bk = GS_WG_ROW_BYTES / E::bytes;  // k of one tile row: 64 (16-bit) or 128 (fp8)
+  const int ktiles = (K + bk - 1) / bk;
   const int m0 = blockIdx.y * GS_WG_BM, n0 = blockIdx.x * GS_WG_BN;
   if (threadIdx.x == 0) {
     for (int s = 0; s < GS_WG_STAGES; ++s) {
@@ -254,8 +269,8 @@ __device__ __forceinline__ void gemm_wgmma(const gs_tensor_map* tm_a, const gs_t
         const int s = kt % GS_WG_STAGES;
         if (kt >= GS_WG_STAGES) gs_mbar_wait(&empty[s], (kt / GS_WG_STAGES - 1) & 1);  // kt - STAGES released
         gs_mbar_arrive_expect_tx(&full[s], GS_WG_A_BYTES + GS_WG_B_BYTES);
-        gs_tma_load_2d(As + s * GS_WG_A_BYTES, tm_a, kt * GS_WG_BK, m0, &full[s]);
-        gs_tma_load_2d(Bs + s * GS_WG_B_BYTES, tm_b, kt * GS_WG_BK, n0, &full[s]);
+        gs_tma_load_2d(As + s * GS_WG_A_BYTES, tm_a, kt * bk, m0, &full[s]);
+        gs_tma_load_2d(Bs + s * GS_WG_B_BYTES, tm_b, kt * bk, n0, &full[s]);
       }
     return;
   }
@@ -272,9 +287,9 @@ __device__ __forceinline__ void gemm_wgmma(const gs_tensor_map* tm_a, const gs_t
     for (int i = 0; i < GS_WG_D_REGS; ++i) gs_wgmma_hold(d[i]);
     gs_wgmma_fence();
 #pragma unroll
-    for (int ks = 0; ks < GS_WG_BK / 16; ++ks)
-      gs_wgmma_m64n256k16<E>(d, gs_wgmma_desc(a + ks * GS_WG_K16_BYTES), gs_wgmma_desc(b + ks * GS_WG_K16_BYTES),
-                             kt > 0 || ks > 0);
+    for (int ks = 0; ks < GS_WG_ROW_BYTES / GS_WG_KSTEP_BYTES; ++ks)
+      wg_mma_step<E>(d, gs_wgmma_desc(a + ks * GS_WG_KSTEP_BYTES), gs_wgmma_desc(b + ks * GS_WG_KSTEP_BYTES),
+                     kt > 0 || ks > 0);
     gs_wgmma_commit();
 #pragma unroll
     for (int i = 0; i < GS_WG_D_REGS; ++i) gs_wgmma_hold(d[i]);
@@ -315,6 +330,12 @@ gemm_mma_f16(const __grid_constant__ gs_tensor_map tm_a, const __grid_constant__
              int N, int K) {
   gemm_wgmma<gs_in_f16>(&tm_a, &tm_b, C, M, N, K);
 }
+// E4M3 (OCP) A and Bt through uint8 tensor maps; K in elements, a multiple of 16 (16-byte rows).
+GS_KERNEL void __launch_bounds__(GS_WG_THREADS, 1)
+gemm_mma_fp8(const __grid_constant__ gs_tensor_map tm_a, const __grid_constant__ gs_tensor_map tm_b, float* C, int M,
+             int N, int K) {
+  gemm_wgmma<gs_in_e4m3>(&tm_a, &tm_b, C, M, N, K);
+}
 #else
 GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
 gemm_mma_bf16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
@@ -324,4 +345,15 @@ GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
 gemm_mma_f16(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
   gemm_mma<gs_in_f16>(A, Bt, C, M, N, K);
 }
+#if defined(GS_MMA_FP8) || (defined(GS_MMA_SCALAR) && !defined(GS_DEVICE_COMPILE))
+// E4M3 in the arch's encoding (gs_mma.h: FNUZ on MI300, OCP on RDNA4 and sm_89+), K in elements, a
+// multiple of 16. The tiles move as 16-bit words, two fp8 each: the same bytes, copies, swizzle
+// and ldmatrix as the 16-bit entries, a k-tile of 64 fp8; one mma.sync.m16n8k32 (sm_89+) or
+// gs_mma16 call (AMD) per 32 k. Also built for the host emulation of the scalar lowering
+// (tests/kernels/gemm_mma_emu_waves_test.cpp); never for a GPU without an fp8 instruction.
+GS_KERNEL void __launch_bounds__(GS_MMA_THREADS)
+gemm_mma_fp8(const gs_u16* A, const gs_u16* Bt, float* C, int M, int N, int K) {
+  gemm_mma<gs_in_e4m3>(A, Bt, C, M, N, K / 2);
+}
+#endif
 #endif  // GS_MMA_WGMMA

@@ -17,6 +17,7 @@
 // mma.m16n8k16"; AMD matrix instruction calculator (16x16x16 bf16_1k; WMMA gfx11 and gfx12).
 #pragma once
 #include "gs_device.h"
+#include "gs_fp8.h"
 
 #if defined(GS_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define GS_MMA_PTX 1
@@ -37,6 +38,32 @@
 #define GS_MMA_SCALAR 1
 #endif
 
+// fp8 (E4M3) products on the matrix unit, one k32 step of gs_mma16 (below): MI300's MFMA reads the
+// FNUZ encoding, RDNA4's WMMA and NVIDIA's mma.sync (sm_89, sm_120: mma.m16n8k32 .e4m3, PTX ISA
+// "mma", sm_89+) the OCP one (gs_fp8.h says how they differ). gfx90a has no fp8 MFMA, RDNA3 no fp8 WMMA, sm_80/86
+// no fp8 tensor cores, and gfx950's fp8 MFMA reads OCP codes: not built here (GS_MMA_FP8 off,
+// gemm_mma.cu then has no fp8 entry and the probe says skip). Hopper's wgmma fp8 is gs_wgmma.h's.
+// Builtins: clang's BuiltinsAMDGPU.def (llvm-project clang/include/clang/Basic/BuiltinsAMDGPU.def)
+// __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8 ("V4fWiWiV4fIiIiIi", feature fp8-insts: gfx940+) and
+// __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12 ("V8fV2iV2iV8f", gfx12-insts); both are in
+// Debian's clang-19 (tests/runtime/clang_gfx_compile_test.cpp reads the instructions back).
+#if defined(GS_MMA_MFMA) && !defined(__gfx90a__) && !defined(__gfx950__)
+#define GS_MMA_FP8 1
+#define GS_FP8_FNUZ 1
+#elif defined(GS_MMA_WMMA12)
+#define GS_MMA_FP8 1
+#elif defined(GS_MMA_PTX) && (defined(GS_MMA_EMULATE_PTX) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+// Ada and consumer Blackwell, whose fp8 tensor cores mma.sync drives. Not sm_90: there ptxas
+// builds the same entry at 255 registers with spills (202 on sm_89: nvrtc_compile_test.cpp) and
+// Hopper's fp8 rate is wgmma's (gs_wgmma.h); not sm_100-110, whose fp8 path is tcgen05.
+#define GS_MMA_FP8 1
+#endif
+#if defined(GS_FP8_FNUZ)
+#define GS_FP8_IS_FNUZ true
+#else
+#define GS_FP8_IS_FNUZ false
+#endif
+
 /// What the matrix unit is, for reports ("mma.sync bf16", "mfma", "wmma", "alu").
 #if defined(GS_MMA_PTX)
 #define GS_MMA_KIND "mma.sync.m16n8k16.bf16"
@@ -51,12 +78,24 @@
 /// The input type of a product: bf16 (8 significant bits) or fp16 (11); both give exact products
 /// in fp32 and the same fragment layouts, only the instruction differs.
 struct gs_in_bf16 {
-  static constexpr bool f16 = false;
+  static constexpr bool f16 = false, fp8 = false;
+  static constexpr int bytes = 2;
   static __device__ __forceinline__ float widen(gs_u16 h) { return gs_bf16_to_f32(h); }
 };
 struct gs_in_f16 {
-  static constexpr bool f16 = true;
+  static constexpr bool f16 = true, fp8 = false;
+  static constexpr int bytes = 2;
   static __device__ __forceinline__ float widen(gs_u16 h) { return gs_f16_to_f32(h); }
+};
+
+/// E4M3 inputs in the encoding this arch's matrix unit reads (FNUZ on MI300, OCP elsewhere: Hopper,
+/// RDNA4, the host). The callers still hand gs_mma16 16-bit words, each two consecutive k (low
+/// byte first, as little-endian memory holds them), so the kernels' tile copies and swizzles are
+/// the 16-bit ones and one gs_mma16 call covers k32: twice the k of a bf16 call for the same bytes.
+struct gs_in_e4m3 {
+  static constexpr bool f16 = false, fp8 = true;
+  static constexpr int bytes = 1;
+  static __device__ __forceinline__ float widen8(unsigned v) { return gs_fp8_e4m3_to_f32(v, GS_FP8_IS_FNUZ); }
 };
 
 /// 256 accumulator elements spread over the wave.
@@ -119,11 +158,21 @@ __device__ __forceinline__ gs_u16 gs_bf16_lo(float x) { return gs_bf16_hi(x - gs
 __device__ __forceinline__ gs_u32 gs_pack_bf16(gs_u16 lo, gs_u16 hi) { return (gs_u32)lo | ((gs_u32)hi << 16); }
 #if !defined(GS_MMA_EMULATE_PTX)
 /// c (one n-half's four fp32) += A (four registers of 16-bit pairs) x B (two), PTX fragment
-/// order; bf16 or fp16 inputs (the same fragments, PTX ISA "mma.m16n8k16").
+/// order; bf16 or fp16 inputs (the same fragments, PTX ISA "mma.m16n8k16"). With gs_in_e4m3 the
+/// same registers hold four fp8 each and the instruction is mma.m16n8k32 .e4m3 (sm_89+): its 8-bit
+/// fragments (a0: row g, k 4t..4t+3; a2: k 16 + 4t..; b0: k 4t..4t+3 of column g; b1: k 16 + 4t..;
+/// PTX ISA "Matrix Fragments for mma.m16n8k32") are byte for byte the 16-bit ones of m16n8k16
+/// (a0: row g, k 2t, 2t+1; a2: k 2t + 8, ..), so ldmatrix and the callers' packing serve both.
 template <class E = gs_in_bf16>
 __device__ __forceinline__ void gs_mma_m16n8k16(float* c, gs_u32 ra0, gs_u32 ra1, gs_u32 ra2, gs_u32 ra3, gs_u32 rb0,
                                                 gs_u32 rb1) {
-  if constexpr (E::f16) {
+  if constexpr (E::fp8) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(ra0), "r"(ra1), "r"(ra2), "r"(ra3), "r"(rb0), "r"(rb1));
+  } else if constexpr (E::f16) {
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
         "{%0,%1,%2,%3};\n"
@@ -164,10 +213,76 @@ typedef _Float16 gs_v8f16 __attribute__((ext_vector_type(8)));
 typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
 #endif
 
-/// d += A B for one wave; every lane of the wave must call it (no divergence around it).
-/// E: gs_in_bf16 (default) or gs_in_f16, what the 16-bit patterns a() and b() return are.
-template <class E = gs_in_bf16, class FA, class FB>
-__device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) {
+/// The fp8 half of gs_mma16 (gs_in_e4m3): d (16 x 16) += A (16 x 32) B (32 x 16), a(i, kk) and
+/// b(kk, n) for kk < 16 giving the 16-bit word of k = 2kk (low byte) and 2kk + 1 (high byte).
+/// On sm_89+ the 16-bit path with the m16n8k32 .e4m3 instruction (gs_mma_m16n8k16 says why the
+/// fragments agree). Operand layouts on AMD (matrix instruction calculator, v_mfma_f32_16x16x32_fp8_fp8 and RDNA4
+/// v_wmma_f32_16x16x16_fp8_fp8): MFMA lane l holds row (column of B) l % 16 and k 8(l / 16) ..
+/// 8(l / 16) + 7, byte i of its 64-bit operand being k 8(l / 16) + i; gfx12 WMMA lane l holds
+/// k 8(l / 16) .. +7 of each 16-k half, two calls per k32. The accumulators are the 16-bit
+/// instructions' (gs_acc_row / gs_acc_col).
+template <class E, class FA, class FB>
+__device__ __forceinline__ void gs_mma16_16bit(gs_acc16& d, const FA& a, const FB& b);
+
+template <class E, class FA, class FB>
+__device__ __forceinline__ void gs_mma16_fp8(gs_acc16& d, const FA& a, const FB& b) {
+  const int lane = gs_lane();
+#if defined(GS_MMA_FP8) && defined(GS_MMA_MFMA)
+  const int r = lane & 15, k0 = 4 * (lane >> 4);
+  gs_v4i16 va, vb;
+  gs_v4f32 vc;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    va[j] = (short)a(r, k0 + j);
+    vb[j] = (short)b(k0 + j, r);
+    vc[j] = d.x[j];
+  }
+  vc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(__builtin_bit_cast(long, va), __builtin_bit_cast(long, vb), vc, 0, 0, 0);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) d.x[j] = vc[j];
+#elif defined(GS_MMA_FP8) && defined(GS_MMA_WMMA12)
+  typedef short v4i16 __attribute__((ext_vector_type(4)));
+  typedef int v2i32 __attribute__((ext_vector_type(2)));
+  const int r = lane & 15, k0 = 4 * (lane >> 4);
+  gs_v8f32 vc;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) vc[j] = d.x[j];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    v4i16 va, vb;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      va[j] = (short)a(r, 8 * half + k0 + j);
+      vb[j] = (short)b(8 * half + k0 + j, r);
+    }
+    vc = __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(__builtin_bit_cast(v2i32, va), __builtin_bit_cast(v2i32, vb), vc);
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j) d.x[j] = vc[j];
+#elif defined(GS_MMA_FP8) && defined(GS_MMA_PTX)
+  (void)lane;
+  gs_mma16_16bit<E>(d, a, b);  // the 16-bit fragments are the m16n8k32 8-bit ones (gs_mma_m16n8k16)
+#elif defined(GS_MMA_SCALAR)
+#pragma unroll
+  for (int i = 0; i < GS_ACC_N; ++i) {
+    const int row = gs_acc_row(lane, i), col = gs_acc_col(lane, i);
+    float s = d.x[i];
+    for (int kk = 0; kk < 16; ++kk) {
+      const unsigned av = a(row, kk), bv = b(kk, col);
+      s += E::widen8(av & 0xffu) * E::widen8(bv & 0xffu);
+      s += E::widen8(av >> 8) * E::widen8(bv >> 8);
+    }
+    d.x[i] = s;
+  }
+#else
+  static_assert(sizeof(E) == 0, "no fp8 matrix instruction on this target (gs_mma.h GS_MMA_FP8)");
+  (void)d, (void)a, (void)b, (void)lane;
+#endif
+}
+
+/// gs_mma16 for 16-bit inputs.
+template <class E, class FA, class FB>
+__device__ __forceinline__ void gs_mma16_16bit(gs_acc16& d, const FA& a, const FB& b) {
   const int lane = gs_lane();
 #if defined(GS_MMA_PTX)
   const int g = lane >> 2, t = lane & 3;
@@ -240,6 +355,15 @@ __device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) 
     d.x[i] = s;
   }
 #endif
+}
+
+/// d += A B for one wave; every lane of the wave must call it (no divergence around it).
+/// E: gs_in_bf16 (default) or gs_in_f16, what the 16-bit patterns a() and b() return are; or
+/// gs_in_e4m3, where each pattern is two fp8 and the step is k32 (gs_mma16_fp8).
+template <class E = gs_in_bf16, class FA, class FB>
+__device__ __forceinline__ void gs_mma16(gs_acc16& d, const FA& a, const FB& b) {
+  if constexpr (E::fp8) gs_mma16_fp8<E>(d, a, b);
+  else gs_mma16_16bit<E>(d, a, b);
 }
 
 /// d += A B with both operands in memory with k contiguous: A row-major (a[i * lda + k]) and B

@@ -15,7 +15,8 @@
 //                     says, and counts the box's bytes against the mbarrier it names
 //                     (complete_tx); the map is a __grid_constant__ kernel parameter.
 //   wgmma             "Asynchronous Warpgroup Level Matrix Multiply-Accumulate" (wgmma.mma_async
-//                     m64nNk16, .f32.bf16.bf16 / .f32.f16.f16): A (64 x 16) and B (16 x N) both
+//                     m64nNk16, .f32.bf16.bf16 / .f32.f16.f16; m64nNk32 .f32.e4m3.e4m3 for fp8,
+//                     the same 32 bytes of each row per instruction): A (64 x 16) and B (16 x N) both
 //                     read from shared memory through 64-bit matrix descriptors, D in registers
 //                     of the 128 threads; fence / commit_group / wait_group order it with the
 //                     registers around it.
@@ -146,5 +147,19 @@ __device__ __forceinline__ void gs_wgmma_m64n256k16(float* d, gs_u64 desc_a, gs_
                  : GS_WGMMA_D128
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
   }
+}
+
+/// The same with E4M3 inputs (OCP encoding, gs_fp8.h): D (64 x 256) = A (64 x 32) B (32 x 256) +
+/// (scale_d ? D : 0), wgmma's .e4m3 form, which takes no transpose immediates (fp8 operands are
+/// K-major only; PTX ISA "wgmma.mma_async": for .e4m3/.e5m2 the operands after scale-d are
+/// imm-scale-a and imm-scale-b alone). A k32 slice of a K-major row is 32 bytes, as a bf16 k16
+/// slice is, so the descriptors and their 32-byte steps are the 16-bit path's; the D fragment is
+/// the m64nNk16 one. The accumulator is not a full fp32 chain (probes/gemm_inputs.h
+/// gemm_fp8_error_bound: ~14 significant bits kept).
+__device__ __forceinline__ void gs_wgmma_m64n256k32_e4m3(float* d, gs_u64 desc_a, gs_u64 desc_b, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 " GS_WGMMA_REGS128 ", %128, %129, p, 1, 1;\n}\n"
+               : GS_WGMMA_D128
+               : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 #endif  // !GS_WGMMA_EMULATE

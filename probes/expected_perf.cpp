@@ -49,7 +49,7 @@ bool read_string(const toml::table& t, std::string_view key, std::string_view so
 
 bool known_figure(std::string_view key) {
   return key == "hbm_peak_gbps" || key == "copy_gbps" || key == "fp32_tflops" || key == "bf16_tflops" ||
-         key == "fp16_tflops" || key == "bf16_library_tflops";
+         key == "fp16_tflops" || key == "fp8_tflops" || key == "bf16_library_tflops";
 }
 
 }  // namespace
@@ -60,6 +60,7 @@ double gpu_expectation::figure(std::string_view key) const {
   if (key == "fp32_tflops") return fp32_tflops;
   if (key == "bf16_tflops") return bf16_tflops;
   if (key == "fp16_tflops") return fp16_tflops;
+  if (key == "fp8_tflops") return fp8_tflops;
   if (key == "bf16_library_tflops") return bf16_library_tflops;
   return 0;
 }
@@ -114,6 +115,7 @@ bool parse_expected_perf(std::string_view text, std::string_view source, expecte
                 read_string(*t, "label", source, g.label, error) && read_number(*t, "hbm_peak_gbps", source, g.hbm_peak_gbps, error) &&
                 read_number(*t, "copy_gbps", source, g.copy_gbps, error) && read_number(*t, "fp32_tflops", source, g.fp32_tflops, error) &&
                 read_number(*t, "bf16_tflops", source, g.bf16_tflops, error) && read_number(*t, "fp16_tflops", source, g.fp16_tflops, error) &&
+                read_number(*t, "fp8_tflops", source, g.fp8_tflops, error) &&
                 read_number(*t, "bf16_library_tflops", source, g.bf16_library_tflops, error);
       if (!ok) return false;
       if (g.arch.empty()) {

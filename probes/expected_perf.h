@@ -21,6 +21,7 @@ struct gpu_expectation {
   double fp32_tflops = 0;          ///< CUDA-core / vector FP32
   double bf16_tflops = 0;          ///< tensor/matrix cores, dense
   double fp16_tflops = 0;
+  double fp8_tflops = 0;           ///< dense E4M3 matrix rate, 0 where the card has none (or none is known)
   double bf16_library_tflops = 0;  ///< a vendor library measured on the card, 0 when none
   bool approximate = false;
   /// Figure by key ("fp32_tflops", "copy_gbps", ...); 0 when unknown or not a figure.

@@ -1,15 +1,17 @@
 // See gemm_inputs.h.
 #include "probes/gemm_inputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
 
 #include "kernels/gs_device.h"
+#include "kernels/gs_fp8.h"
 
 namespace gs {
 
-size_t gemm_elem_bytes(gemm_type t) { return t == gemm_type::fp32 ? 4 : 2; }
+size_t gemm_elem_bytes(gemm_type t) { return t == gemm_type::fp32 ? 4 : gemm_type_is_fp8(t) ? 1 : 2; }
 
 matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -17,6 +19,19 @@ matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
   matrix_input m;
   m.wide.resize(n);
   m.raw.resize(n * gemm_elem_bytes(t));
+  if (gemm_type_is_fp8(t)) {
+    const bool fnuz = t == gemm_type::fp8_e4m3fnuz;
+    std::uniform_int_distribution<unsigned> code(0, 255);
+    for (size_t i = 0; i < n; ++i) {
+      float f;
+      unsigned c;
+      do f = gs_fp8_e4m3_to_f32(c = code(rng), fnuz);
+      while (std::isnan(f));
+      m.raw[i] = static_cast<unsigned char>(c);
+      m.wide[i] = f;
+    }
+    return m;
+  }
   for (size_t i = 0; i < n; ++i) {
     float f = dist(rng);
     if (t == gemm_type::fp32) {
@@ -32,6 +47,22 @@ matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
 }
 
 double gemm_error_bound(int K, double abs_sum) { return 2.0 * K * std::ldexp(1.0, -24) * abs_sum + 1e-30; }
+
+double gemm_fp8_error_bound(const float* a, const float* bt, int K) {
+  const int step = 32;  // k of one fp8 matrix instruction
+  const double u = std::ldexp(1.0, -13);
+  double prefix = 0, held = 0, abs_sum = 0;
+  for (int k0 = 0; k0 < K; k0 += step) {
+    double sum = 0, abs_step = 0;
+    for (int k = k0; k < std::min(K, k0 + step); ++k) {
+      const double p = double(a[k]) * bt[k];
+      sum += p, abs_step += std::fabs(p);
+    }
+    held += std::fabs(prefix) + abs_step;
+    prefix += sum, abs_sum += abs_step;
+  }
+  return 2.0 * u * held + gemm_error_bound(K, abs_sum);
+}
 
 std::vector<int> gemm_sample_rows(int M, uint32_t seed) {
   return {0, 1, M / 3, M / 2, 2 * M / 3, M - 2, M - 1, int(seed % unsigned(M))};

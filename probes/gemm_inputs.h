@@ -12,13 +12,18 @@
 
 namespace gs {
 
-/// Input element type of a GEMM.
-enum class gemm_type { fp32, bf16, fp16 };
+/// Input element type of a GEMM. The fp8 types are E4M3 in the two encodings matrix units read
+/// (kernels/gs_fp8.h): OCP e4m3fn (NVIDIA, RDNA4, torch.float8_e4m3fn) and FNUZ (MI300).
+enum class gemm_type { fp32, bf16, fp16, fp8_e4m3fn, fp8_e4m3fnuz };
 
 size_t gemm_elem_bytes(gemm_type t);
+inline bool gemm_type_is_fp8(gemm_type t) { return t == gemm_type::fp8_e4m3fn || t == gemm_type::fp8_e4m3fnuz; }
 
-/// Random values in [-1, 1]: `raw` is what is uploaded (fp32 bits or rounded 16-bit patterns),
-/// `wide` the exact fp32 values the kernel sees after widening.
+/// Random inputs: `raw` is what is uploaded (fp32 bits, rounded 16-bit patterns, fp8 codes), `wide`
+/// the exact fp32 values the kernel sees after widening. fp32/bf16/fp16: uniform in [-1, 1]. fp8: a
+/// uniform choice among the encoding's finite codes (NaN codes left out), so every exponent, the
+/// subnormals, both zeros of OCP and the largest values (448 OCP, 240 FNUZ) all occur: a decoder
+/// or an operand path that mistakes one encoding for the other, or drops a bit, moves products.
 struct matrix_input {
   std::vector<unsigned char> raw;
   std::vector<float> wide;
@@ -34,6 +39,25 @@ matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed);
 /// ~ 0.5 where |C| ~ 20 and a correct kernel's error is ~1e-4; a wrong index or a lost k-tile
 /// moves an element by ~|C|, far outside.)
 double gemm_error_bound(int K, double abs_sum);
+
+/// The bound for one element of an fp8 product (row `a` of A, row `bt` of Bt, K each), whose
+/// products are exact in fp32 (4 x 4 significant bits) but whose matrix-unit accumulator is not a
+/// full fp32 chain. Figures: DeepSeek-V3 technical report (arXiv 2412.19437, section 3.3.2): "the
+/// accumulation precision of FP8 GEMM on NVIDIA H800 GPUs is limited to retaining around 14
+/// bits", with a maximum relative error of nearly 2 % at K = 4096 on random matrices;
+/// SageAttention2 (arXiv 2411.10958): the fp8 mma's accumulator is FP22 (1 sign, 8 exponent, 13
+/// mantissa bits). Model: each k32 step (one wgmma.m64nNk32, one MFMA 16x16x32) adds its 32
+/// products to D and keeps 14 significant bits, truncating: an error of at most u = 2^-13 of what
+/// it holds, |D| + the step's sum of |products| <= |P_{c-1}| + A_c (P: exact prefix sum through
+/// the previous step, A_c: the step's absolute sum). Bound: 2 u sum_c (|P_{c-1}| + A_c), the 2 for
+/// the addends' own alignment inside the step, plus gemm_error_bound for the reference's fp32 chain.
+/// Napkin, K = 4096, products of rms s with random signs: |P_c| ~ sqrt(32 c) s, sum over 128 steps
+/// ~ 5,500 s, plus sum A_c ~ 3,300 s, bound ~ 2 x 1.2e-4 x 8,800 s ~ 2.1 s, ~3 % of |C| ~ 64 s (the
+/// model's own error ~ 0.7 s, ~1 %, as DeepSeek's "nearly 2 %" at the tail). A lost 128-k tile
+/// moves an element by ~ sqrt(128) s ~ 11 s and a wrong row or column by ~ 90 s: far outside.
+/// (tests/probes/gemm_mma_fp8_test.cpp: on inputs of every finite code the model's worst error is
+/// 0.17 of the bound, and the lost tile and the wrong row fall outside it.)
+double gemm_fp8_error_bound(const float* a, const float* bt, int K);
 
 /// Rows of an M-row result to compare when comparing them all costs too much host time: both
 /// ends, thirds, the middle and one seeded row (8 rows; K x N multiply-adds each).

@@ -34,6 +34,8 @@ gemm_kind kind_of(gemm_type t) {
     case gemm_type::fp32: return {"gemm.fp32", "f32", "fp32_tflops"};
     case gemm_type::bf16: return {"gemm.bf16", "bf16", "bf16_tflops"};
     case gemm_type::fp16: return {"gemm.fp16", "f16", "fp16_tflops"};
+    case gemm_type::fp8_e4m3fn:
+    case gemm_type::fp8_e4m3fnuz: break;  // no CUDA-core fp8 kernel: gemm.mma.fp8 only
   }
   return {"gemm.fp32", "f32", "fp32_tflops"};
 }

@@ -31,6 +31,7 @@ const std::vector<const probe_spec*>& all_probes() {
       &gemm_fp16_probe,           // "gemm.fp16"          fp16 inputs, fp32 accumulate
       &gemm_mma_bf16_probe,       // "gemm.mma.bf16"      matrix unit (mma.sync/WMMA/MFMA) vs the card's peak
       &gemm_mma_fp16_probe,       // "gemm.mma.fp16"      the same, fp16 inputs
+      &gemm_mma_fp8_probe,        // "gemm.mma.fp8"       E4M3 where the arch has it (wgmma / MFMA / WMMA), else skip
       &blas_bf16_probe,           // "blas.bf16"          vendor BLAS at a QLoRA step's GEMMs, checked, timed
       &blas_fp16_probe,           // "blas.fp16"          the same at fp16
       &quant_nf4_probe,           // "quant.nf4"          bitsandbytes NF4, bit-exact vs reference, timed

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "kernels/gs_device.h"
+#include "kernels/gs_fp8.h"
 
 namespace gs {
 
@@ -38,6 +39,12 @@ std::vector<float> widen_bf16(const uint16_t* p, size_t n) {
 std::vector<float> widen_f16(const uint16_t* p, size_t n) {
   std::vector<float> out(n);
   for (size_t i = 0; i < n; ++i) out[i] = gs_f16_to_f32(p[i]);
+  return out;
+}
+
+std::vector<float> widen_fp8(const uint8_t* p, size_t n, bool fnuz) {
+  std::vector<float> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = gs_fp8_e4m3_to_f32(p[i], fnuz);
   return out;
 }
 

@@ -33,6 +33,8 @@ struct gemm_mma_tiling {
   int bm = 128, bn = 256, bk = 32, threads = 256;
   /// K must be a multiple of this (16-byte copies of 16-bit elements).
   int k_multiple = 8;
+  /// The same for elements of `elem_bytes` (fp8: 16; the fp8 entry moves its rows as 16-bit words).
+  constexpr int k_multiple_for(int elem_bytes) const { return k_multiple * 2 / elem_bytes; }
   unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
   /// Stages of the copy ring: 4 on CUDA, where cp.async overlaps the copies with the tensor cores
   /// (96 KiB: sm_80+ gives 99-227 KiB per block on opt-in); 2 elsewhere (48 KiB, under the 64 KiB
@@ -47,6 +49,9 @@ inline constexpr gemm_mma_tiling gemm_mma_tile{};
 /// multiple of 16 bytes (cuTensorMapEncodeTiled).
 struct gemm_wgmma_tiling {
   int bm = 128, bn = 256, bk = 64, threads = 384, stages = 4;
+  /// The k-tile for elements of `elem_bytes`: a tile row is one 128-byte swizzle row whatever the
+  /// type, so fp8 (gemm_mma_fp8) takes 128 k per tile, the same bytes per stage.
+  constexpr int bk_for(int elem_bytes) const { return bk * 2 / elem_bytes; }
   constexpr unsigned stage_bytes() const { return unsigned((bm + bn) * bk * 2); }
   /// The ring, its full and empty mbarriers (8 B each per stage) and 1024 B of slack: the ring
   /// starts at the first 1024-aligned address (the 128-byte swizzle's atom), and dynamic shared
@@ -62,5 +67,7 @@ void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K);
 /// bf16 / fp16 bit patterns widened to fp32 (exact), as the kernels' loaders do.
 std::vector<float> widen_bf16(const uint16_t* p, size_t n);
 std::vector<float> widen_f16(const uint16_t* p, size_t n);
+/// E4M3 codes widened to fp32 (exact; gs_fp8.h): OCP e4m3fn, or FNUZ (MI300) when `fnuz`.
+std::vector<float> widen_fp8(const uint8_t* p, size_t n, bool fnuz);
 
 }  // namespace gs

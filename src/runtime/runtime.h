@@ -61,16 +61,21 @@ struct compiled_code {
   bool from_cache = false;
 };
 
-/// A row-major 2-D tensor of 16-bit elements as the tensor memory accelerator (Hopper's TMA)
+/// Element type of a tensor map: what cuTensorMapEncodeTiled is told (fp8 goes as uint8: TMA only
+/// moves bytes, and CUDA 12's CUtensorMapDataType has no fp8 entry).
+enum class tensor_elem { bf16, f16, u8 };
+inline unsigned tensor_elem_bytes(tensor_elem e) { return e == tensor_elem::u8 ? 1u : 2u; }
+
+/// A row-major 2-D tensor of 8- or 16-bit elements as the tensor memory accelerator (Hopper's TMA)
 /// sees it: the arguments of cuTensorMapEncodeTiled (CUDA driver API, "Tensor Map Object
 /// Management"), extents innermost first. Reads outside the extents give zeros.
 struct tensor_map_2d {
   void* base = nullptr;            ///< device address, 16-byte aligned
-  bool f16 = false;                ///< fp16 elements, else bf16
+  tensor_elem elem = tensor_elem::bf16;
   uint64_t cols = 0, rows = 0;     ///< extents in elements
   uint64_t row_stride_bytes = 0;   ///< a multiple of 16
   uint32_t box_cols = 0, box_rows = 0;  ///< the box one copy moves (each <= 256)
-  uint32_t swizzle_bytes = 0;      ///< 0 (none), 32, 64 or 128; box_cols x 2 must not exceed it
+  uint32_t swizzle_bytes = 0;      ///< 0 (none), 32, 64 or 128; box_cols x element bytes must not exceed it
 };
 /// An encoded map: 128 opaque bytes a kernel takes by value (a __grid_constant__ parameter).
 struct alignas(64) tensor_map_bytes {

@@ -160,6 +160,30 @@ runtime_status run_gemm_mma(const char* name, gemm_input in, const cpu_launch& l
     for (int c = 0; c < cols; ++c) C[size_t(r) * N + c] = gemm_nt_ref_element(a.data(), b.data(), K, r, c);
   return runtime_status::success();
 }
+// gemm_mma_fp8: the same with OCP E4M3 codes (the encoding of Hopper and RDNA4, which the probe
+// asks for on the cpu backend: fp8_type_for), K a multiple of 16.
+runtime_status run_gemm_mma_fp8(const cpu_launch& l, void** args) {
+  const char* name = "gemm_mma_fp8";
+  const auto* A = launch_arg<const uint8_t*>(args, 0);
+  const auto* Bt = launch_arg<const uint8_t*>(args, 1);
+  auto C = launch_arg<float*>(args, 2);
+  int M = launch_arg<int>(args, 3), N = launch_arg<int>(args, 4), K = launch_arg<int>(args, 5);
+  const gemm_mma_tiling& t = gemm_mma_tile;
+  if (M < 0 || N < 0 || K < 0) return runtime_status::failure(name, 1, "negative matrix dimension");
+  if (K % t.k_multiple_for(1)) return runtime_status::failure(name, 1, "K must be a multiple of 16 (16-byte rows)");
+  if (l.dims.block[0] != unsigned(t.threads) || l.dims.block[1] != 1 || l.dims.block[2] != 1)
+    return runtime_status::failure(name, 2, "block must be (" + std::to_string(t.threads) + ", 1, 1)");
+  int rows = int(std::min<uint64_t>(M, uint64_t(l.dims.grid[1]) * t.bm));
+  int cols = int(std::min<uint64_t>(N, uint64_t(l.dims.grid[0]) * t.bn));
+  if (rows == 0 || cols == 0) return runtime_status::success();
+  size_t a_n = size_t(M) * K, b_n = size_t(N) * K;
+  if ((a_n && !l.valid_range(A, a_n)) || (b_n && !l.valid_range(Bt, b_n))) return illegal_address(name, "input");
+  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * sizeof(float))) return illegal_address(name, "output");
+  std::vector<float> a = widen_fp8(A, a_n, false), b = widen_fp8(Bt, b_n, false);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) C[size_t(r) * N + c] = gemm_nt_ref_element(a.data(), b.data(), K, r, c);
+  return runtime_status::success();
+}
 runtime_status run_gemm_mma_bf16(const cpu_launch& l, void** args) { return run_gemm_mma("gemm_mma_bf16", gemm_input::bf16, l, args); }
 runtime_status run_gemm_mma_f16(const cpu_launch& l, void** args) { return run_gemm_mma("gemm_mma_f16", gemm_input::f16, l, args); }
 
@@ -187,6 +211,7 @@ const cpu_kernel kernel_table[] = {
     {"gemm.cu", "gemm_f16_v2", run_gemm_f16_v2},
     {"gemm_mma.cu", "gemm_mma_bf16", run_gemm_mma_bf16},
     {"gemm_mma.cu", "gemm_mma_f16", run_gemm_mma_f16},
+    {"gemm_mma.cu", "gemm_mma_fp8", run_gemm_mma_fp8},
     {"spin_forever.cu", "spin_on_flag_v1", run_spin_on_flag_v1},
     {"gdn_chunk.cu", "gdn_chunk_v1", run_gdn_chunk_v1_cpu},
     {"gdn_chunk_v2.cu", "gdn_v2_prep", run_gdn_v2_prep_cpu},

@@ -159,7 +159,10 @@ class cuda_runtime final : public runtime {
     const int swizzle = t.swizzle_bytes == 128 ? 3 : t.swizzle_bytes == 64 ? 2 : t.swizzle_bytes == 32 ? 1 : 0;
     const uint64_t dims[2] = {t.cols, t.rows}, strides[1] = {t.row_stride_bytes};
     const unsigned box[2] = {t.box_cols, t.box_rows}, element_strides[2] = {1, 1};
-    CU_CHECK(api_.cuTensorMapEncodeTiled(out.words, t.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+    const int type = t.elem == tensor_elem::u8    ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                     : t.elem == tensor_elem::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                  : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    CU_CHECK(api_.cuTensorMapEncodeTiled(out.words, type,
                                          2, t.base, dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                          CU_TENSOR_MAP_SWIZZLE_NONE + swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));

@@ -34,6 +34,7 @@ constexpr unsigned CU_EVENT_DEFAULT = 0;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 /// cuTensorMapEncodeTiled's enums (cuda.h, CUDA 12.0+: CUtensorMapDataType, ...Interleave,
 /// ...Swizzle, ...L2promotion, ...FloatOOBfill).
+constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0;
 constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
 constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
 constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;

@@ -192,6 +192,28 @@ TEST_F(ClangGfx, EveryKernelFitsEveryArchAtTheProbesLaunch) {
   }
 }
 
+// gemm_mma.cu's fp8 entry (gemm_mma_fp8) from the builds above, no extra build: on gfx942 it holds
+// MI300's fp8 MFMA, on gfx1201 RDNA4's fp8 WMMA, and gfx90a / gfx1100 (no fp8 matrix instruction)
+// have no such entry (gs_mma.h GS_MMA_FP8 off: the probe skips there).
+TEST_F(ClangGfx, Fp8EntryUsesTheFp8MatrixInstructionOnGfx942AndGfx1201) {
+  int seen = 0;
+  for (const gfx_job& j : all_gfx_builds().jobs) {
+    if (j.req.name != "gemm_mma.cu" || !j.build.ok) continue;
+    ++seen;
+    const std::string arch = j.target->arch;
+    const auto it = j.build.mnemonics.find("gemm_mma_fp8");
+    const char* want = arch == "gfx942" ? "v_mfma_f32_16x16x32_fp8_fp8" : arch == "gfx1201" ? "v_wmma_f32_16x16x16_fp8_fp8" : nullptr;
+    if (!want) {
+      EXPECT_EQ(it, j.build.mnemonics.end()) << arch << " has no fp8 matrix instruction, so no fp8 entry";
+      continue;
+    }
+    ASSERT_NE(it, j.build.mnemonics.end()) << arch << ": gemm_mma.cu has no gemm_mma_fp8";
+    EXPECT_GT(std::count(it->second.begin(), it->second.end(), std::string(want)), 0) << arch << " lacks " << want;
+    EXPECT_EQ(count_prefix(it->second, "v_cvt_f32_fp8"), 0) << arch << ": fp8 widened on the ALUs, not fed to the unit";
+  }
+  EXPECT_EQ(seen, 4);
+}
+
 // The checks fail when they should, on real builds: a matrix source built for gfx1030 (RDNA2, no
 // WMMA) takes gs_mma.h's scalar lowering; a matrix kernel with a stack array indexed at run time
 // has scratch. About 1 s.

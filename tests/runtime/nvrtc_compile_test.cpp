@@ -135,7 +135,8 @@ TEST_F(NvrtcCompile, MatrixKernelsUseTensorCoresAndEveryKernelFitsSm80Sm90) {
 // (nvrtc_compiler with "sm_90a": the ELF says sm_90) and once more for ptxas's report: wgmma,
 // TMA, mbarrier waits and setmaxnreg in the PTX; within sm_90's block limits at 384 threads and
 // gemm_wgmma_tiling's dynamic shared memory; no spills, no stack; and no C7515 note (ptxas
-// serializing the wgmmas, which costs most of the path's rate). ~1.1 s: two NVRTC compiles.
+// serializing the wgmmas, which costs most of the path's rate). The fp8 entry (gemm_mma_fp8,
+// m64n256k32 e4m3) is held to the same figures. ~1.5 s: two NVRTC compiles.
 TEST_F(NvrtcCompile, GemmMmaWgmmaPathForSm90a) {
   vendor::nvrtc_api api;
   ASSERT_TRUE(api.load().ok);
@@ -151,12 +152,13 @@ TEST_F(NvrtcCompile, GemmMmaWgmmaPathForSm90a) {
   test::nvrtc_usage_build b = test::nvrtc_build_with_usage(api, src, "sm_90a");
   ASSERT_TRUE(b.ok) << b.message;
   for (const char* want : {"wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16",
-                           "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "wgmma.wait_group.sync.aligned 1",
+                           "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16",
+                           "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", "wgmma.wait_group.sync.aligned 1",
                            "cp.async.bulk.tensor.2d", "mbarrier.try_wait.parity", "setmaxnreg.inc.sync.aligned.u32 232"})
     EXPECT_NE(b.ptx.find(want), std::string::npos) << want;
   EXPECT_EQ(b.ptx.find("mma.sync"), std::string::npos) << "the sm_90a entries are wgmma only";
   EXPECT_EQ(b.log.find("C7515"), std::string::npos) << b.log;
-  ASSERT_EQ(b.kernels.size(), 2u);
+  ASSERT_EQ(b.kernels.size(), 3u) << "gemm_mma_bf16, gemm_mma_f16, gemm_mma_fp8";
   for (const test::nvrtc_kernel_usage& k : b.kernels) {
     EXPECT_EQ(k.max_threads, t.threads) << k.name;
     // setmaxnreg moves registers inside the block's own allocation: the producer's 128 threads
@@ -169,6 +171,32 @@ TEST_F(NvrtcCompile, GemmMmaWgmmaPathForSm90a) {
                              k.name, k.registers, k.stack_bytes, k.spill_store_bytes, k.smem_bytes,
                              t.shared_bytes(t.stages));
   }
+}
+
+// gemm_mma.cu's fp8 entry on sm_89 (Ada: mma.sync.m16n8k32 .e4m3 through the 16-bit path's
+// ldmatrix fragments): built at the probe's defines, the e4m3 mma in its PTX, within sm_89's block
+// limits (99 KiB of opt-in shared memory: CUDA C++ Programming Guide, "Compute Capability 8.9"),
+// no spills or stack. sm_80 has no such entry (ptxas rejects .e4m3 there, so the sm_80 builds of
+// MatrixKernelsUseTensorCores... would fail if it had). ~1 s: one NVRTC compile.
+TEST_F(NvrtcCompile, GemmMmaFp8MmaSyncForSm89) {
+  vendor::nvrtc_api api;
+  ASSERT_TRUE(api.load().ok);
+  compile_request req{"gemm_mma.cu", std::string(*find_asset("kernels/gemm_mma.cu")), test::probe_defines("gemm_mma.cu", true)};
+  device_source src;
+  ASSERT_TRUE(prepare_device_source(req, "cuda", 32, src).ok);
+  test::nvrtc_usage_build b = test::nvrtc_build_with_usage(api, src, "sm_89");
+  ASSERT_TRUE(b.ok) << b.message;
+  EXPECT_NE(b.ptx.find("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"), std::string::npos);
+  const cuda_block_limits ada{"sm_89", 99 * 1024};
+  int fp8 = 0;
+  for (const test::nvrtc_kernel_usage& k : b.kernels) {
+    if (k.name != "gemm_mma_fp8") continue;
+    ++fp8;
+    for (const std::string& p : cuda_fit_problems(k, ada, *test::probe_dynamic_shared(k.name, true), true)) ADD_FAILURE() << p;
+    std::cout << fmt::format("gemm_mma_fp8 sm_89: {} registers, {} B stack, {} B spill stores\n", k.registers, k.stack_bytes,
+                             k.spill_store_bytes);
+  }
+  EXPECT_EQ(fp8, 1);
 }
 
 // The same check fails when it should: a kernel calling gs_mma16 built for sm_75 (below the

@@ -52,7 +52,7 @@ inline std::optional<unsigned> probe_dynamic_shared(const std::string& kernel, b
   const int stages = fla_deepest_default_stage(), dk = fla_settings{}.shape.K;
   if (kernel == "gdn_v2_prep") return gdn2_prep_smem_bytes(stages);
   if (kernel == "gdn_v2_state") return gdn2_state_smem_bytes(stages, dk, gdn_v2_ring_up(cuda));
-  if (kernel == "gemm_mma_bf16" || kernel == "gemm_mma_f16") return gemm_mma_tile.stages(cuda) * gemm_mma_tile.stage_bytes();
+  if (kernel == "gemm_mma_bf16" || kernel == "gemm_mma_f16" || kernel == "gemm_mma_fp8") return gemm_mma_tile.stages(cuda) * gemm_mma_tile.stage_bytes();
   return std::nullopt;
 }
 
