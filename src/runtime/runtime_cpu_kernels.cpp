@@ -74,7 +74,7 @@ runtime_status run_copy_v2(const cpu_launch& l, void** args) { return run_copy("
 
 // ---- gemm.cu ---------------------------------------------------------------------------------
 
-enum class gemm_input { f32, bf16, f16 };
+enum class gemm_input { f32, bf16, f16, fp8 };
 
 runtime_status run_gemm(const char* name, gemm_input in, bool tiled, const cpu_launch& l, void** args) {
   const void* A = launch_arg<const void*>(args, 0);
@@ -137,55 +137,41 @@ GS_GEMM_ADAPTER(gemm_f16_v2, gemm_input::f16, true)
 
 // ---- gemm_mma.cu -----------------------------------------------------------------------------
 
-// C = A Bt^T (Bt N x K), K a multiple of 8, block of gemm_mma_tile.threads covering 128 x 256 of C.
+// C = A Bt^T (Bt N x K), block of gemm_mma_tile.threads covering 128 x 256 of C; A and Bt hold
+// 16-bit (bf16/fp16) or 8-bit codes. fp8 is OCP E4M3, the encoding of Hopper and RDNA4, which the
+// probe asks for on the cpu backend (fp8_type_for). K is a multiple of one 16-byte row piece
+// (8 16-bit or 16 8-bit elements), as on the GPU.
 runtime_status run_gemm_mma(const char* name, gemm_input in, const cpu_launch& l, void** args) {
-  const auto* A = launch_arg<const uint16_t*>(args, 0);
-  const auto* Bt = launch_arg<const uint16_t*>(args, 1);
+  const size_t elem = in == gemm_input::fp8 ? 1 : 2;
+  const auto* A = launch_arg<const unsigned char*>(args, 0);
+  const auto* Bt = launch_arg<const unsigned char*>(args, 1);
   auto C = launch_arg<float*>(args, 2);
   int M = launch_arg<int>(args, 3), N = launch_arg<int>(args, 4), K = launch_arg<int>(args, 5);
   const gemm_mma_tiling& t = gemm_mma_tile;
   if (M < 0 || N < 0 || K < 0) return runtime_status::failure(name, 1, "negative matrix dimension");
-  if (K % t.k_multiple) return runtime_status::failure(name, 1, "K must be a multiple of 8 (16-byte rows)");
+  if (K % t.k_multiple_for(int(elem)))
+    return runtime_status::failure(name, 1, "K must be a multiple of " + std::to_string(t.k_multiple_for(int(elem))) + " (16-byte rows)");
   if (l.dims.block[0] != unsigned(t.threads) || l.dims.block[1] != 1 || l.dims.block[2] != 1)
     return runtime_status::failure(name, 2, "block must be (" + std::to_string(t.threads) + ", 1, 1)");
   int rows = int(std::min<uint64_t>(M, uint64_t(l.dims.grid[1]) * t.bm));
   int cols = int(std::min<uint64_t>(N, uint64_t(l.dims.grid[0]) * t.bn));
   if (rows == 0 || cols == 0) return runtime_status::success();
   size_t a_n = size_t(M) * K, b_n = size_t(N) * K;
-  if ((a_n && !l.valid_range(A, a_n * 2)) || (b_n && !l.valid_range(Bt, b_n * 2))) return illegal_address(name, "input");
+  if ((a_n && !l.valid_range(A, a_n * elem)) || (b_n && !l.valid_range(Bt, b_n * elem))) return illegal_address(name, "input");
   if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * sizeof(float))) return illegal_address(name, "output");
-  auto widen = in == gemm_input::bf16 ? widen_bf16 : widen_f16;
+  auto widen = [&](const unsigned char* p, size_t n) {
+    if (in == gemm_input::fp8) return widen_fp8(p, n, false);
+    const auto* w = reinterpret_cast<const uint16_t*>(p);
+    return in == gemm_input::bf16 ? widen_bf16(w, n) : widen_f16(w, n);
+  };
   std::vector<float> a = widen(A, a_n), b = widen(Bt, b_n);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) C[size_t(r) * N + c] = gemm_nt_ref_element(a.data(), b.data(), K, r, c);
-  return runtime_status::success();
-}
-// gemm_mma_fp8: the same with OCP E4M3 codes (the encoding of Hopper and RDNA4, which the probe
-// asks for on the cpu backend: fp8_type_for), K a multiple of 16.
-runtime_status run_gemm_mma_fp8(const cpu_launch& l, void** args) {
-  const char* name = "gemm_mma_fp8";
-  const auto* A = launch_arg<const uint8_t*>(args, 0);
-  const auto* Bt = launch_arg<const uint8_t*>(args, 1);
-  auto C = launch_arg<float*>(args, 2);
-  int M = launch_arg<int>(args, 3), N = launch_arg<int>(args, 4), K = launch_arg<int>(args, 5);
-  const gemm_mma_tiling& t = gemm_mma_tile;
-  if (M < 0 || N < 0 || K < 0) return runtime_status::failure(name, 1, "negative matrix dimension");
-  if (K % t.k_multiple_for(1)) return runtime_status::failure(name, 1, "K must be a multiple of 16 (16-byte rows)");
-  if (l.dims.block[0] != unsigned(t.threads) || l.dims.block[1] != 1 || l.dims.block[2] != 1)
-    return runtime_status::failure(name, 2, "block must be (" + std::to_string(t.threads) + ", 1, 1)");
-  int rows = int(std::min<uint64_t>(M, uint64_t(l.dims.grid[1]) * t.bm));
-  int cols = int(std::min<uint64_t>(N, uint64_t(l.dims.grid[0]) * t.bn));
-  if (rows == 0 || cols == 0) return runtime_status::success();
-  size_t a_n = size_t(M) * K, b_n = size_t(N) * K;
-  if ((a_n && !l.valid_range(A, a_n)) || (b_n && !l.valid_range(Bt, b_n))) return illegal_address(name, "input");
-  if (!l.valid_range(C, (size_t(rows - 1) * N + cols) * sizeof(float))) return illegal_address(name, "output");
-  std::vector<float> a = widen_fp8(A, a_n, false), b = widen_fp8(Bt, b_n, false);
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) C[size_t(r) * N + c] = gemm_nt_ref_element(a.data(), b.data(), K, r, c);
   return runtime_status::success();
 }
 runtime_status run_gemm_mma_bf16(const cpu_launch& l, void** args) { return run_gemm_mma("gemm_mma_bf16", gemm_input::bf16, l, args); }
 runtime_status run_gemm_mma_f16(const cpu_launch& l, void** args) { return run_gemm_mma("gemm_mma_f16", gemm_input::f16, l, args); }
+runtime_status run_gemm_mma_fp8(const cpu_launch& l, void** args) { return run_gemm_mma("gemm_mma_fp8", gemm_input::fp8, l, args); }
 
 // ---- spin_forever.cu ------------------------------------------------------------------------
 
