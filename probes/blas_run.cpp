@@ -6,7 +6,7 @@
 // b ~ 0.8, u |C| ~ 0.1 (bf16); a wrong index or a lost k-tile moves an element by ~|C|.
 // Cost on the host: M <= 64 rows are all compared, larger ones in gemm_sample_rows' 8 rows, so
 // one GEMM costs 8 N K multiply-adds to check (the largest gemma4-31b GEMM, 8 x 21504 x 5376 =
-// 0.9 G, about 1 s on one core) and every element is checked for having been written.
+// 0.9 G), one row per core, and every element is checked for having been written.
 //
 // Band: the library's own rate first, on a square GEMM (S^3, F.linear's layout) judged against
 // the card's dense peak (expected_perf.toml, [[kernel]] blas_gemm_*); then each GEMM of the step
@@ -21,9 +21,11 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <thread>
 
 #include "blas/blas_search.h"
 #include "kernels/ref/gemm_ref.h"
@@ -108,22 +110,34 @@ bool run_gemm(gpu_session& s, blas_library& lib, const qlora_gemm& g, blas_type 
   else
     rows = gemm_sample_rows(int(g.m), seed);
   const double u = unit_roundoff(t);
+  // The sampled rows' references, rows spread over the host's cores: the 8-row check of one
+  // 2048 x 21504 x 5376 GEMM is 0.9 G fma; a gemma4-31b step's 107 GEMMs spent 189 s of a 225 s
+  // probe here on one core (H100 run of 2026-12-05), a few seconds on a 16-core host.
+  std::vector<std::vector<float>> want(rows.size());
+  std::vector<std::vector<double>> sums(rows.size());
+  std::atomic<size_t> next{0};
+  auto work = [&]() {
+    for (size_t i; (i = next++) < rows.size();) {
+      const std::vector<float> arow = op_a_row(a.wide, g, rows[i]);
+      want[i].resize(size_t(g.n)), sums[i].resize(size_t(g.n));
+      gemm_ref_row(arow.data(), b.wide.data(), int(g.n), int(g.k), g.trans_b, want[i].data(), sums[i].data());
+    }
+  };
+  {
+    std::vector<std::jthread> pool(std::min<size_t>(rows.size(), std::max(1u, std::thread::hardware_concurrency())));
+    for (std::jthread& th : pool) th = std::jthread(work);
+  }
+  s.heartbeat();
   std::vector<float> got_rows, want_rows;
   std::vector<double> bounds;
   std::vector<std::pair<int64_t, int64_t>> where;
-  for (int r : rows) {
-    s.heartbeat();
-    const std::vector<float> arow = op_a_row(a.wide, g, r);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const int64_t r = rows[i];
     for (int64_t c = 0; c < g.n; ++c) {
-      double abs_sum = 0;
-      for (int64_t l = 0; l < g.k; ++l)
-        abs_sum += std::fabs(double(arow[size_t(l)]) * (g.trans_b ? b.wide[size_t(c * g.k + l)] : b.wide[size_t(l * g.n + c)]));
-      const float want = g.trans_b ? gemm_nt_ref_element(arow.data(), b.wide.data(), int(g.k), 0, int(c))
-                                   : gemm_ref_element(arow.data(), b.wide.data(), int(g.n), int(g.k), 0, int(c));
-      const double bound = gemm_error_bound(int(g.k), abs_sum);
+      const double bound = gemm_error_bound(int(g.k), sums[i][size_t(c)]);
       got_rows.push_back(got[size_t(r * g.n + c)]);
-      want_rows.push_back(want);
-      bounds.push_back(bound + u * (std::fabs(want) + bound));
+      want_rows.push_back(want[i][size_t(c)]);
+      bounds.push_back(bound + u * (std::fabs(want[i][size_t(c)]) + bound));
       where.emplace_back(r, c);
     }
   }

@@ -5,6 +5,7 @@
 // a compiler to contract.
 #include "kernels/ref/gemm_ref.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/gs_device.h"
@@ -23,6 +24,29 @@ float gemm_nt_ref_element(const float* A, const float* Bt, int K, int row, int c
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) acc = std::fma(A[size_t(row) * K + k], Bt[size_t(col) * K + k], acc);
   return acc;
+}
+
+void gemm_ref_row(const float* a_row, const float* B, int N, int K, bool b_transposed, float* out, double* abs_sum) {
+  if (b_transposed) {
+    for (int col = 0; col < N; ++col) {
+      out[col] = gemm_nt_ref_element(a_row, B, K, 0, col);
+      if (abs_sum) {
+        double s = 0;
+        for (int k = 0; k < K; ++k) s += std::fabs(double(a_row[k]) * B[size_t(col) * K + k]);
+        abs_sum[col] = s;
+      }
+    }
+    return;
+  }
+  std::fill(out, out + N, 0.0f);
+  if (abs_sum) std::fill(abs_sum, abs_sum + N, 0.0);
+  for (int k = 0; k < K; ++k) {
+    const float a = a_row[k];
+    const float* b = B + size_t(k) * N;
+    for (int col = 0; col < N; ++col) out[col] = std::fma(a, b[col], out[col]);
+    if (abs_sum)
+      for (int col = 0; col < N; ++col) abs_sum[col] += std::fabs(double(a) * b[col]);
+  }
 }
 
 void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K) {

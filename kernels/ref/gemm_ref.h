@@ -61,6 +61,14 @@ struct gemm_wgmma_tiling {
 };
 inline constexpr gemm_wgmma_tiling gemm_wgmma_tile{};
 
+/// Row `row` of C = op(A) B, as gemm_ref_element computes each element (the same fma chain in k
+/// order, bit for bit), for a checker that compares whole rows: `a_row` is that row of op(A)
+/// (K floats), B is K x N row-major, or N x K (Bt, gemm_nt_ref_element's layout) when
+/// `b_transposed`. Row-major B is walked row by row, not column by column: an 8-row check of a
+/// 2048 x 21504 x 5376 GEMM strides through B 0.9 G times one element per cache line otherwise.
+/// `abs_sum`, when given, gets sum_k |a_k b_kc| per column (the error bound's input, in double).
+void gemm_ref_row(const float* a_row, const float* B, int N, int K, bool b_transposed, float* out, double* abs_sum);
+
 /// Every element of C (M x N).
 void gemm_ref(const float* A, const float* B, float* C, int M, int N, int K);
 

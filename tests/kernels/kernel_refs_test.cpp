@@ -222,6 +222,32 @@ TEST(GemmRef, Bf16AndFp16InputsWidenExactly) {
   expect_gemm_within_bound(wh, gs::widen_f16(bh.data(), bh.size()), M, N, K);
 }
 
+// The row form (blas_run's checker) must be the element form bit for bit, in both B layouts, and
+// its |a b| sums the bound's input: a different k order or a dropped fma would show here.
+TEST(GemmRef, RowFormIsTheElementFormBitForBit) {
+  const int N = 67, K = 515;
+  auto a = uniform(size_t(K), 51), B = uniform(size_t(K) * N, 52);
+  std::vector<float> Bt(size_t(N) * K);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j) Bt[size_t(j) * K + k] = B[size_t(k) * N + j];
+  for (bool transposed : {false, true}) {
+    std::vector<float> row(N, nan);
+    std::vector<double> abs_sum(N, -1);
+    gs::gemm_ref_row(a.data(), transposed ? Bt.data() : B.data(), N, K, transposed, row.data(), abs_sum.data());
+    for (int j = 0; j < N; ++j) {
+      const float want = transposed ? gs::gemm_nt_ref_element(a.data(), Bt.data(), K, 0, j)
+                                    : gs::gemm_ref_element(a.data(), B.data(), N, K, 0, j);
+      ASSERT_EQ(gs_f32_bits(row[size_t(j)]), gs_f32_bits(want)) << "column " << j << " transposed " << transposed;
+      double s = 0;
+      for (int k = 0; k < K; ++k) s += std::fabs(double(a[size_t(k)]) * B[size_t(k) * N + j]);
+      ASSERT_EQ(abs_sum[size_t(j)], s) << "column " << j;
+    }
+  }
+  std::vector<float> row(N);
+  gs::gemm_ref_row(a.data(), B.data(), N, K, false, row.data(), nullptr);  // no sums asked: same row
+  EXPECT_EQ(gs_f32_bits(row[3]), gs_f32_bits(gs::gemm_ref_element(a.data(), B.data(), N, K, 0, 3)));
+}
+
 TEST(GemmRef, NaNAndInfinityPropagateLikeTheNaiveProduct) {
   const int M = 8, N = 8, K = 16;
   auto A = uniform(size_t(M) * K, 41), B = uniform(size_t(K) * N, 42);
