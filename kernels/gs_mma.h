@@ -213,6 +213,23 @@ typedef _Float16 gs_v8f16 __attribute__((ext_vector_type(8)));
 typedef float gs_v8f32 __attribute__((ext_vector_type(8)));
 #endif
 
+#if defined(GS_MMA_MFMA)
+// One MFMA step's operands, the same for the 16-bit and the fp8 instructions: lane l holds row
+// (column of B) l % 16 and four 16-bit words of k from 4 (l / 16) (two fp8 codes a word), and
+// its four accumulators.
+template <class FA, class FB>
+__device__ __forceinline__ void gs_mfma_gather(int lane, const FA& a, const FB& b, const gs_acc16& d, gs_v4i16& va, gs_v4i16& vb,
+                                               gs_v4f32& vc) {
+  const int r = lane & 15, k0 = 4 * (lane >> 4);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    va[j] = (short)a(r, k0 + j);
+    vb[j] = (short)b(k0 + j, r);
+    vc[j] = d.x[j];
+  }
+}
+#endif
+
 /// The fp8 half of gs_mma16 (gs_in_e4m3): d (16 x 16) += A (16 x 32) B (32 x 16), a(i, kk) and
 /// b(kk, n) for kk < 16 giving the 16-bit word of k = 2kk (low byte) and 2kk + 1 (high byte).
 /// On sm_89+ the 16-bit path with the m16n8k32 .e4m3 instruction (gs_mma_m16n8k16 says why the
@@ -228,15 +245,9 @@ template <class E, class FA, class FB>
 __device__ __forceinline__ void gs_mma16_fp8(gs_acc16& d, const FA& a, const FB& b) {
   const int lane = gs_lane();
 #if defined(GS_MMA_FP8) && defined(GS_MMA_MFMA)
-  const int r = lane & 15, k0 = 4 * (lane >> 4);
   gs_v4i16 va, vb;
   gs_v4f32 vc;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    va[j] = (short)a(r, k0 + j);
-    vb[j] = (short)b(k0 + j, r);
-    vc[j] = d.x[j];
-  }
+  gs_mfma_gather(lane, a, b, d, va, vb, vc);
   vc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(__builtin_bit_cast(long, va), __builtin_bit_cast(long, vb), vc, 0, 0, 0);
 #pragma unroll
   for (int j = 0; j < 4; ++j) d.x[j] = vc[j];
@@ -298,15 +309,9 @@ __device__ __forceinline__ void gs_mma16_16bit(gs_acc16& d, const FA& a, const F
     gs_mma_m16n8k16<E>(d.x + 4 * h, ra0, ra1, ra2, ra3, rb0, rb1);
   }
 #elif defined(GS_MMA_MFMA)
-  const int r = lane & 15, k0 = 4 * (lane >> 4);
   gs_v4i16 va, vb;
   gs_v4f32 vc;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    va[j] = (short)a(r, k0 + j);
-    vb[j] = (short)b(k0 + j, r);
-    vc[j] = d.x[j];
-  }
+  gs_mfma_gather(lane, a, b, d, va, vb, vc);
   if constexpr (E::f16)
     vc = __builtin_amdgcn_mfma_f32_16x16x16f16(__builtin_bit_cast(gs_v4f16, va), __builtin_bit_cast(gs_v4f16, vb), vc, 0, 0, 0);
   else

@@ -6,7 +6,12 @@
 // the good one, report it upstream with both"). A line that only lists versions has no contrast
 // and gives nothing.
 //
-// Only the newer version failing counts: an upgrade that fixed it is no regression.
+// Only the newer version failing counts: an upgrade that fixed it is no regression. When no
+// working version is named but the failure came with an upgrade ("after upgrading vLLM to 0.9.0
+// it crashes"), the good one is "the release before" it; an upgrade tried as a fix ("I upgraded
+// to 0.9.0 but still the same error") is not one. Components: the system pieces (kernel, driver,
+// ROCm, CUDA, Mesa), the apps (Ollama, llama.cpp, KoboldCpp) and the Python packages fine-tuning
+// stacks pin (torch, Triton, bitsandbytes, transformers, vLLM, ...); nightlies keep their date.
 //
 // Cost: a line is looked at only when it holds a digit and a works/fails word (a few finds);
 // the per-clause scan is linear in the line.
@@ -30,6 +35,7 @@ struct version_mention {
   std::string component;  // "kernel", "nvidia-driver", "llama.cpp", ...
   std::string version;
   verdict said = verdict::none;
+  bool upgraded_to = false;  // "after upgrading vLLM to 0.9.0 it fails": the failing one, the good one unnamed
 };
 
 // A clause that says it was fixed by a version ("downgrading to 566.36 fixed it") names a good
@@ -63,20 +69,36 @@ verdict clause_verdict(std::string_view c) {
 }
 
 /// The component a keyword just before a version names ("kernel 6.9", "driver 572.16", "ROCm
-/// 6.3", "llama.cpp b1293"); "b1293" names a llama.cpp/ggml build by itself. Empty: none named.
+/// 6.3", "llama.cpp b1293", "bitsandbytes==0.45.3"); "b1293" names a llama.cpp/ggml build by
+/// itself. The keyword that ends nearest the version wins, the longer one on a tie, so
+/// "pytorch-triton-rocm 3.2.0" is Triton, not ROCm; a keyword must start a word ("ctrl" is not
+/// trl). Empty: none named.
 std::string component_before(std::string_view lower, size_t at) {
-  std::string_view before = lower.substr(at > 24 ? at - 24 : 0, at > 24 ? 24 : at);
+  std::string_view before = lower.substr(at > 28 ? at - 28 : 0, at > 28 ? 28 : at);
   struct kw { std::string_view word, component; };
-  static constexpr kw kws[] = {{"kernel", "kernel"},   {"linux", "kernel"},    {"driver", "driver"},  {"adrenalin", "driver"},
-                               {"rocm", "rocm"},       {"hip sdk", "rocm"},    {"cuda", "cuda"},      {"torch", "torch"},
-                               {"ollama", "ollama"},   {"vllm", "vllm"},       {"mesa", "mesa"},      {"llama.cpp", "llama.cpp"},
-                               {"koboldcpp", "koboldcpp"}, {"build", "llama.cpp"}};
-  size_t best = std::string_view::npos;
+  static constexpr kw kws[] = {
+      {"kernel", "kernel"},          {"linux", "kernel"},         {"driver", "driver"},
+      {"adrenalin", "driver"},       {"rocm", "rocm"},            {"hip sdk", "rocm"},
+      {"cuda", "cuda"},              {"torch", "torch"},          {"pytorch", "torch"},
+      {"ollama", "ollama"},          {"vllm", "vllm"},            {"mesa", "mesa"},
+      {"llama.cpp", "llama.cpp"},    {"koboldcpp", "koboldcpp"},  {"build", "llama.cpp"},
+      // Python packages: their way back is pip's (regressions_prose.toml)
+      {"triton", "triton"},          {"pytorch-triton-rocm", "triton"}, {"bitsandbytes", "bitsandbytes"},
+      {"transformers", "transformers"}, {"flash-attn", "flash-attn"}, {"flash_attn", "flash-attn"},
+      {"flash-attention", "flash-attn"}, {"xformers", "xformers"}, {"peft", "peft"},
+      {"trl", "trl"},                {"accelerate", "accelerate"}, {"deepspeed", "deepspeed"},
+      {"jax", "jax"},                {"jaxlib", "jax"},           {"tensorflow", "tensorflow"},
+      {"diffusers", "diffusers"},    {"unsloth", "unsloth"},      {"onnxruntime", "onnxruntime"},
+      {"sglang", "sglang"},          {"flash-linear-attention", "flash-linear-attention"},
+      {"llama-cpp-python", "llama-cpp-python"}, {"llama_cpp_python", "llama-cpp-python"}};
+  size_t best_end = 0, best_len = 0;
   std::string_view comp;
   for (const kw& k : kws)
-    if (size_t p = before.rfind(k.word); p != std::string_view::npos && (best == std::string_view::npos || p > best)) {
-      best = p;
-      comp = k.component;
+    for (size_t p = before.rfind(k.word); p != std::string_view::npos; p = p ? before.rfind(k.word, p - 1) : std::string_view::npos) {
+      if (p > 0 && std::isalnum(static_cast<unsigned char>(before[p - 1]))) continue;  // inside a word
+      const size_t end = p + k.word.size();
+      if (end > best_end || (end == best_end && k.word.size() > best_len)) best_end = end, best_len = k.word.size(), comp = k.component;
+      break;
     }
   return std::string(comp);
 }
@@ -120,6 +142,10 @@ std::optional<std::string> version_at(std::string_view c, size_t p, bool& build)
   if (!scan::is_digit(c[q])) return std::nullopt;
   size_t e = q;
   while (e < c.size() && (scan::is_digit(c[e]) || (c[e] == '.' && e + 1 < c.size() && scan::is_digit(c[e + 1])))) ++e;
+  // A nightly's date stays with its release: "2.6.0.dev20241112" (torch, Triton and vLLM nightlies)
+  // is a version of its own, ordered by its date, not 2.6.0.
+  if (c.compare(e, 4, ".dev") == 0 && e + 4 < c.size() && scan::is_digit(c[e + 4]))
+    for (e += 4; e < c.size() && scan::is_digit(c[e]);) ++e;
   std::string_view v = c.substr(q, e - q);
   if (e < c.size() && std::isalpha(static_cast<unsigned char>(c[e]))) return std::nullopt;  // 16gb, 7900xtx, 2x
   if (build) return v.size() >= 3 ? std::optional<std::string>("b" + std::string(v)) : std::nullopt;
@@ -160,9 +186,14 @@ std::vector<version_mention> mentions_in(std::string_view lower, std::string& la
         continue;
       }
       // "updated the driver from 566.36 to 572.16 and now it crashes": the old one worked
+      bool upgraded_to = false;
       if (update_line && from != std::string_view::npos && to != std::string_view::npos && from < to)
         said = p < to ? verdict::works : verdict::fails;
-      out.push_back({comp, *ver, said});
+      else if (update_line && said == verdict::fails && to != std::string_view::npos && to < p &&
+               !has_any(lower, {"still", "same error", "same issue", "same problem", "tried", "didn't help", "did not help",
+                                "doesn't help", "does not help", "no luck", "fixed", "solved", "resolved"}))
+        upgraded_to = true;  // an upgrade tried as a fix that did not help is no regression
+      out.push_back({comp, *ver, said, upgraded_to});
       p += ver->size();
     }
   }
@@ -208,6 +239,13 @@ verdict heading_verdict(std::string_view t) {
 
 bool bullet(std::string_view t) { return !t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+'); }
 
+void propose_regression(paste_scan& s, const std::string& component, const std::string& good, size_t good_line,
+                        const std::string& bad, size_t bad_line) {
+  s.propose("regression.component", component, bad_line, "text", weight::prose);
+  s.propose("regression.good", good, good_line, "text", weight::prose);
+  s.propose("regression.bad", bad, bad_line, "text", weight::prose);
+}
+
 }  // namespace
 
 void scan_regressions(paste_scan& s) {
@@ -248,11 +286,15 @@ void scan_regressions(paste_scan& s) {
           (good == all.size() || (a < b && (good > b || a > good))))
         good = a;
     if (good == all.size()) continue;
-    s.propose("regression.component", all[b].component, line_of[b], "text", weight::prose);
-    s.propose("regression.good", all[good].version, line_of[good], "text", weight::prose);
-    s.propose("regression.bad", all[b].version, line_of[b], "text", weight::prose);
+    propose_regression(s, all[b].component, all[good].version, line_of[good], all[b].version, line_of[b]);
     return;
   }
+  // No working version named, but the reporter says the failure came with an upgrade to this one.
+  for (size_t b = 0; b < all.size(); ++b)
+    if (all[b].upgraded_to) {
+      propose_regression(s, all[b].component, "the release before " + all[b].version, line_of[b], all[b].version, line_of[b]);
+      return;
+    }
 }
 
 }  // namespace gs

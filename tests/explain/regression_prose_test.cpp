@@ -48,6 +48,34 @@ TEST(RegressionProse, AHeadedBulletListSaysWhichVersionsWork) {
                     "kernel", "6.17.8", "6.17.9");
 }
 
+TEST(RegressionProse, PythonPackagesAndNightliesAreComponentsOfTheirOwn) {
+  expect_regression("bitsandbytes==0.45.3 works, bitsandbytes==0.45.4 fails with the error below\n", "bitsandbytes", "0.45.3",
+                    "0.45.4");
+  // the keyword ending nearest the version wins: Triton's ROCm wheel is Triton, not ROCm
+  expect_regression("pytorch-triton-rocm 3.1.0 worked fine; pytorch-triton-rocm 3.2.0 crashes\n", "triton", "3.1.0", "3.2.0");
+  expect_regression("Works on torch 2.6.0.dev20241111, fails on torch 2.6.0.dev20241112\n", "torch", "2.6.0.dev20241111",
+                    "2.6.0.dev20241112");
+  expect_regression("transformers 4.45.2 runs fine but 4.46.0 raises the error\n", "transformers", "4.45.2", "4.46.0");
+  // a wheel's file name: the package, not llama.cpp's "build"
+  expect_regression("Working build: llama_cpp_python-0.3.18-cp310-cp310-win_amd64.whl\nBroken builds: "
+                    "llama_cpp_python-0.3.22-cp310-cp310-win_amd64.whl\n",
+                    "llama-cpp-python", "0.3.18", "0.3.22");
+  // a keyword inside another word names nothing ("ctrl" is not trl)
+  EXPECT_TRUE(regression_in("ctrl 1.2 works, ctrl 1.3 fails\n").component.empty());
+}
+
+TEST(RegressionProse, AnUpgradeThatBroughtTheFailureNamesTheReleaseBefore) {
+  expect_regression("After upgrading vLLM to 0.9.0, the server crashes at startup.\n", "vllm", "the release before 0.9.0", "0.9.0");
+  expect_regression("Since updating ollama to 0.6.5 it fails to use the GPU\n", "ollama", "the release before 0.6.5", "0.6.5");
+  // an upgrade tried as a fix, or one that fixed it, is no regression
+  for (std::string_view text : {"I upgraded torch to 2.7.0 but it still crashes\n",
+                                "Tried updating the driver to 572.16, same error.\n",
+                                "Upgrading ROCm to 6.4.1 fixed the crash\n"}) {
+    told_regression t = regression_in(text);
+    EXPECT_TRUE(t.component.empty()) << text << " -> " << t.component << " " << t.good << " " << t.bad;
+  }
+}
+
 TEST(RegressionProse, VersionsWithoutAWorksFailsContrastGiveNothing) {
   // Only a list of versions, or both failing, or two components: no regression of one component.
   for (std::string_view text :
