@@ -75,7 +75,7 @@ const char* device_type(uint32_t t) {
   }
 }
 
-constexpr uint32_t version(uint32_t major, uint32_t minor) { return (major << 22) | (minor << 12); }
+constexpr uint32_t vk_api_version(uint32_t major, uint32_t minor) { return (major << 22) | (minor << 12); }
 
 }  // namespace
 
@@ -123,7 +123,7 @@ bool load_vulkan_api(const std::string& path, vulkan_api& api, std::string* why)
 
 bool enumerate_vulkan(const vulkan_api& api, std::vector<vulkan_device>& out, std::string* instance_version,
                       std::string* why) {
-  uint32_t loader_version = version(1, 0);
+  uint32_t loader_version = vk_api_version(1, 0);
   if (api.enumerate_instance_version) {
     uint32_t v = 0;
     if (reinterpret_cast<instance_version_fn>(api.enumerate_instance_version)(&v) == 0) loader_version = v;
@@ -131,7 +131,7 @@ bool enumerate_vulkan(const vulkan_api& api, std::vector<vulkan_device>& out, st
   *instance_version = vulkan_version_text(loader_version);
   app_info app;
   // Ask for 1.1 when the loader has it: Properties2 (driver id and name) is core there.
-  app.apiVersion = loader_version >= version(1, 1) ? version(1, 1) : version(1, 0);
+  app.apiVersion = loader_version >= vk_api_version(1, 1) ? vk_api_version(1, 1) : vk_api_version(1, 0);
   instance_info info;
   info.pApplicationInfo = &app;
   VkInstance inst = nullptr;
@@ -149,7 +149,7 @@ bool enumerate_vulkan(const vulkan_api& api, std::vector<vulkan_device>& out, st
   n = static_cast<uint32_t>(devs.size());
   if (rc == 0 && n > 0) rc = enumerate(inst, &n, devs.data());
   get_properties_fn props2 = nullptr;
-  if (app.apiVersion >= version(1, 1) && api.get_instance_proc_addr)
+  if (app.apiVersion >= vk_api_version(1, 1) && api.get_instance_proc_addr)
     props2 = reinterpret_cast<get_properties_fn>(
         reinterpret_cast<get_proc_fn>(api.get_instance_proc_addr)(inst, "vkGetPhysicalDeviceProperties2"));
   for (uint32_t i = 0; rc >= 0 && i < n; ++i) {

@@ -932,5 +932,36 @@ TEST(BuiltinRules, SpentSet23RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("ROCm 6.2 and an RTX 4090 in the same box\n" + nvrtc, "GS-ROCM-627")) << "an NVIDIA GPU too";
 }
 
+TEST(BuiltinRules, SpentSet24RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 24's two wrong answers and its misses.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  auto fires = [&](const std::string& text, const char* id) { return has(builtin().match_error_text(text, unknown), id); };
+  const std::string nameerror = "ROCm 6.1.1 on an RX 7800 XT\nNameError: name 'amdsmi' is not defined\n";
+  EXPECT_TRUE(fires(nameerror, "GS-ROCM-260")) << "the binding not yet installed: installing it is the fix";
+  EXPECT_FALSE(fires(nameerror, "GS-ROCM-264"));
+  const std::string reinstalled = "I've recompiled amd_smi and tried a fresh install\n" + nameerror;
+  EXPECT_TRUE(fires(reinstalled, "GS-ROCM-264"));
+  EXPECT_FALSE(fires(reinstalled, "GS-ROCM-260")) << "the reinstall it would advise was already done";
+
+  const std::string nodriver = "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n";
+  EXPECT_TRUE(fires(nodriver, "GS-NV-011")) << "nothing says the toolkit is there: install it";
+  EXPECT_FALSE(fires(nodriver, "GS-CONT-247"));
+  EXPECT_TRUE(fires(nodriver + "NVIDIA Container Runtime version 1.17.2\n", "GS-CONT-247"));
+
+  const std::string swapped = "Installing collected packages: torch, xformers\n  Attempting uninstall: torch\n"
+                              "    Uninstalling torch-2.4.1:\n      Successfully uninstalled torch-2.4.1\n";
+  EXPECT_TRUE(fires("pip3 install -U xformers --index-url https://download.pytorch.org/whl/cu121\n" + swapped, "GS-SKEW-024"));
+  EXPECT_FALSE(fires("pip install -U torch xformers\n" + swapped, "GS-SKEW-024")) << "torch itself was asked for";
+
+  EXPECT_TRUE(fires("sudo ln -s /usr/local/cuda/lib64/libcudart.so.12 /usr/local/cuda/lib64/libcudart.so.11.0\n", "GS-CUDA-963"));
+  EXPECT_FALSE(fires("sudo ln -s /usr/local/cuda/lib64/libcudart.so.12.3.101 /usr/local/cuda/lib64/libcudart.so.12\n", "GS-CUDA-963"))
+      << "the same major: the usual soname link";
+  const std::string symbol = ": undefined symbol: _ZN5cudnn3cnn34layerNormFwd_execute_internal_impl, version libcudnn_cnn_infer.so.8\n";
+  EXPECT_TRUE(fires("Error: /usr/local/cuda/lib64/libcudnn_cnn_train.so.8" + symbol, "GS-CUDA-962"));
+  EXPECT_FALSE(fires("Error: /venv/lib/python3.10/site-packages/nvidia/cudnn/lib/libcudnn_cnn_train.so.8" + symbol, "GS-CUDA-962"))
+      << "the wheel's own copy: not a system cuDNN in the way";
+}
+
 }  // namespace
 }  // namespace gs
