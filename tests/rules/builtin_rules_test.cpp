@@ -961,6 +961,34 @@ TEST(BuiltinRules, SpentSet24RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("Error: /usr/local/cuda/lib64/libcudnn_cnn_train.so.8" + symbol, "GS-CUDA-962"));
   EXPECT_FALSE(fires("Error: /venv/lib/python3.10/site-packages/nvidia/cudnn/lib/libcudnn_cnn_train.so.8" + symbol, "GS-CUDA-962"))
       << "the wheel's own copy: not a system cuDNN in the way";
+
+  const std::string hipblas = "The package sets (cmakeBool \"GGML_HIPBLAS\" rocmSupport)\n";
+  EXPECT_TRUE(fires(hipblas + "whisper-server reports \"no GPU found\" and runs entirely on CPU\n", "GS-LLAMA-599"));
+  EXPECT_FALSE(fires(hipblas, "GS-LLAMA-599")) << "no sign the GPU went unused";
+  EXPECT_FALSE(fires(hipblas + "no GPU found\nggml_cuda_init: found 1 ROCm devices:\n", "GS-LLAMA-599"))
+      << "an older ggml, where GGML_HIPBLAS was the name: the HIP backend is there";
+
+  EXPECT_TRUE(fires("My RX 9070 XT: the WebUI still recognizes the gfx1036 architecture\n", "GS-HIP-601"));
+  EXPECT_FALSE(fires("The WebUI recognizes the gfx1036 architecture\n", "GS-HIP-601")) << "an APU alone: the iGPU is the GPU";
+
+  const std::string cl = "CalledProcessError: Command '['C:\\\\BuildTools\\\\cl.EXE', 'C:\\\\Temp\\\\tmp1\\\\cuda_utils.c', '/nologo']'\n";
+  EXPECT_TRUE(fires("Triton's launcher: I created a new env using UV with Python 3.12.9\n" + cl, "GS-TRITON-013"));
+  EXPECT_FALSE(fires("Triton's launcher: a conda env with Python 3.12\n" + cl, "GS-TRITON-013")) << "a full Python: the command line alone says nothing";
+
+  const std::string progress = "[4/94] Building CUDA object CMakeFiles/flash_ops.dir/hopper/flash_fwd_combine.cu.o\n";
+  EXPECT_TRUE(fires("compiling it uses a lot RAM, around 260GB using MAX_CORES\n" + progress, "GS-EXT-100"));
+  EXPECT_FALSE(fires("compiling it uses a lot RAM, around 260GB using MAX_CORES\n", "GS-EXT-100")) << "no build in the paste";
+  EXPECT_FALSE(fires("training uses a lot of GPU memory\n" + progress, "GS-EXT-100")) << "GPU memory is not the build's RAM";
+
+  const std::string ck = "error: use of undeclared identifier 'CK_TILE_BUFFER_RESOURCE_3RD_DWORD'\n";
+  EXPECT_TRUE(fires("I am trying to build flash attention on rocm6.3 for gfx1151\n" + ck, "GS-ATTN-003"));
+  EXPECT_FALSE(fires("building composable_kernel's examples\n" + ck, "GS-ATTN-003")) << "CK itself, not flash-attention";
+
+  const std::string symbol_line = "error:/opt/rocm/lib/libhipblas.so.2: undefined symbol: rocblas_sgbmv_64\n";
+  EXPECT_TRUE(fires(symbol_line, "GS-INST-700"));
+  EXPECT_FALSE(fires("/venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+                     "_ZN3c104cuda9SetDeviceEi\n", "GS-INST-700"))
+      << "an extension built for another torch: GS-EXT-001 knows that line, the fallback stands aside";
 }
 
 }  // namespace
