@@ -75,7 +75,10 @@ verdict clause_verdict(std::string_view c) {
 /// trl). Empty: none named.
 std::string component_before(std::string_view lower, size_t at) {
   std::string_view before = lower.substr(at > 28 ? at - 28 : 0, at > 28 ? 28 : at);
-  struct kw { std::string_view word, component; };
+  // A package name counts only right before its version ("bitsandbytes==0.45.3",
+  // "flash_attn-2.7.4", "triton 3.2.0"): in "the only torch which works for flash_attn is 2.6.0"
+  // the version is torch's, and a package's name is too often the sentence's object.
+  struct kw { std::string_view word, component; bool tight = false; };
   static constexpr kw kws[] = {
       {"kernel", "kernel"},          {"linux", "kernel"},         {"driver", "driver"},
       {"adrenalin", "driver"},       {"rocm", "rocm"},            {"hip sdk", "rocm"},
@@ -83,20 +86,25 @@ std::string component_before(std::string_view lower, size_t at) {
       {"ollama", "ollama"},          {"vllm", "vllm"},            {"mesa", "mesa"},
       {"llama.cpp", "llama.cpp"},    {"koboldcpp", "koboldcpp"},  {"build", "llama.cpp"},
       // Python packages: their way back is pip's (regressions_prose.toml)
-      {"triton", "triton"},          {"pytorch-triton-rocm", "triton"}, {"bitsandbytes", "bitsandbytes"},
-      {"transformers", "transformers"}, {"flash-attn", "flash-attn"}, {"flash_attn", "flash-attn"},
-      {"flash-attention", "flash-attn"}, {"xformers", "xformers"}, {"peft", "peft"},
-      {"trl", "trl"},                {"accelerate", "accelerate"}, {"deepspeed", "deepspeed"},
-      {"jax", "jax"},                {"jaxlib", "jax"},           {"tensorflow", "tensorflow"},
-      {"diffusers", "diffusers"},    {"unsloth", "unsloth"},      {"onnxruntime", "onnxruntime"},
-      {"sglang", "sglang"},          {"flash-linear-attention", "flash-linear-attention"},
-      {"llama-cpp-python", "llama-cpp-python"}, {"llama_cpp_python", "llama-cpp-python"}};
+      {"triton", "triton", true},    {"pytorch-triton-rocm", "triton", true}, {"bitsandbytes", "bitsandbytes", true},
+      {"transformers", "transformers", true}, {"flash-attn", "flash-attn", true}, {"flash_attn", "flash-attn", true},
+      {"flash-attention", "flash-attn", true}, {"xformers", "xformers", true}, {"peft", "peft", true},
+      {"trl", "trl", true},          {"accelerate", "accelerate", true}, {"deepspeed", "deepspeed", true},
+      {"jax", "jax", true},          {"jaxlib", "jax", true},     {"tensorflow", "tensorflow", true},
+      {"diffusers", "diffusers", true}, {"unsloth", "unsloth", true}, {"onnxruntime", "onnxruntime", true},
+      {"sglang", "sglang", true},    {"flash-linear-attention", "flash-linear-attention", true},
+      {"llama-cpp-python", "llama-cpp-python", true}, {"llama_cpp_python", "llama-cpp-python", true}};
+  auto adjacent = [&](size_t end) {
+    std::string_view gap = before.substr(end);
+    return gap.size() <= 3 && gap.find_first_not_of(" =-_:v`'\"") == std::string_view::npos;
+  };
   size_t best_end = 0, best_len = 0;
   std::string_view comp;
   for (const kw& k : kws)
     for (size_t p = before.rfind(k.word); p != std::string_view::npos; p = p ? before.rfind(k.word, p - 1) : std::string_view::npos) {
       if (p > 0 && std::isalnum(static_cast<unsigned char>(before[p - 1]))) continue;  // inside a word
       const size_t end = p + k.word.size();
+      if (k.tight && !adjacent(end)) break;
       if (end > best_end || (end == best_end && k.word.size() > best_len)) best_end = end, best_len = k.word.size(), comp = k.component;
       break;
     }

@@ -60,6 +60,10 @@ TEST(RegressionProse, PythonPackagesAndNightliesAreComponentsOfTheirOwn) {
   expect_regression("Working build: llama_cpp_python-0.3.18-cp310-cp310-win_amd64.whl\nBroken builds: "
                     "llama_cpp_python-0.3.22-cp310-cp310-win_amd64.whl\n",
                     "llama-cpp-python", "0.3.18", "0.3.22");
+  // a package named as the sentence's object does not own the version (flash-attention#1644's words)
+  told_regression t = regression_in("torch 2.7.0 and flash_attn-2.7.4.post1 seem broken\n"
+                                    "the only torch which works for pip version of flash_attn is `2.6.0+cu124`\n");
+  EXPECT_NE(t.component, "flash-attn") << t.good << " " << t.bad;
   // a keyword inside another word names nothing ("ctrl" is not trl)
   EXPECT_TRUE(regression_in("ctrl 1.2 works, ctrl 1.3 fails\n").component.empty());
 }

@@ -991,5 +991,27 @@ TEST(BuiltinRules, SpentSet24RulesNeedTheirContrast) {
       << "an extension built for another torch: GS-EXT-001 knows that line, the fallback stands aside";
 }
 
+TEST(BuiltinRules, SpentSet25RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 25's two wrong answers.
+  machine_facts unknown;
+  unknown.coverage.partial = true;
+  auto fires = [&](const std::string& text, const char* id) { return has(builtin().match_error_text(text, unknown), id); };
+  const std::string nodev = "ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\n"
+                            "C:\\lemonade\\llamacpp\\rocm-stable\\llama-server.exe\n";
+  const std::string copied = "The app copied amdhip64_7.dll (10.0.3581) into the exe directory; System32 has the driver's newer 10.0.3679\n";
+  EXPECT_TRUE(fires(copied + nodev, "GS-LLAMA-600"));
+  EXPECT_FALSE(fires(copied + nodev, "GS-LLAMA-150")) << "the driver is the newer side: updating it is not the fix";
+  EXPECT_TRUE(fires("amdhip64_6.dll is in the folder\n" + nodev, "GS-LLAMA-150")) << "no direction told: the usual case";
+  EXPECT_FALSE(fires("amdhip64_6.dll is in the folder\n" + nodev, "GS-LLAMA-600"));
+
+  const std::string cannot_read = "rocBLAS error: Cannot read C:\\venv\\_rocm_sdk_devel\\bin\\rocblas\\library/TensileLibrary.dat: "
+                                  "No such file or directory for GPU arch : gfx1200\n";
+  EXPECT_TRUE(fires(cannot_read + "rocBLAS error: Could not initialize Tensile host:\ndirectory_iterator::directory_iterator: "
+                    "The system cannot find the path specified.: \"C:\\venv\\_rocm_sdk_devel\\bin\\rocblas\\library\"\n", "GS-BLAS-020"));
+  EXPECT_FALSE(fires(cannot_read + " List of available TensileLibrary Files :\n\"C:\\rocm\\library\\TensileLibrary_lazy_gfx1100.dat\"\n",
+                     "GS-BLAS-020"))
+      << "the folder exists with other archs' files: a missing arch (GS-BLAS-001)";
+}
+
 }  // namespace
 }  // namespace gs
