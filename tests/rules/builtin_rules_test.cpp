@@ -1011,6 +1011,15 @@ TEST(BuiltinRules, SpentSet25RulesNeedTheirContrast) {
   EXPECT_FALSE(fires(cannot_read + " List of available TensileLibrary Files :\n\"C:\\rocm\\library\\TensileLibrary_lazy_gfx1100.dat\"\n",
                      "GS-BLAS-020"))
       << "the folder exists with other archs' files: a missing arch (GS-BLAS-001)";
+
+  const std::string p2p = "Failed: Cuda error /vllm/csrc/custom_all_reduce.cuh:307 'peer access is not supported between these two devices'\n";
+  EXPECT_TRUE(fires(p2p, "GS-DIST-215"));
+  EXPECT_FALSE(fires(p2p, "GS-DIST-210")) << "NCCL_P2P_DISABLE does not reach the custom kernel";
+  EXPECT_TRUE(fires("NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices\n",
+                    "GS-DIST-210"));
+  EXPECT_TRUE(fires("Flash attention doesn't support any GPU lower than ampere.\n", "GS-EXT-005"));
+  EXPECT_FALSE(fires("Flash attention does support Ampere and newer, my A100 works\n", "GS-EXT-005"));
+  EXPECT_TRUE(fires("Original error: Configured CUDA binary not found at /venv/bitsandbytes/libbitsandbytes_cuda131.so\n", "GS-BNB-207"));
 }
 
 }  // namespace
