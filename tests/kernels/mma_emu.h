@@ -32,57 +32,43 @@ inline void gs_ldmatrix_x4(gs_u32* r, const gs_u16* p) {
   emu_block.barrier->arrive_and_wait();
 }
 
-// mma.m16n8k16 on 16-bit inputs, from the registers the warp left in mma_emu_lanes: lane l = 4g + t
-// holds a0 = A[g][2t..2t+1], a1 = A[g+8][2t..], a2 = A[g][2t+8..], a3 = A[g+8][2t+8..],
-// b0 = B[2t..2t+1][g], b1 = B[2t+8..2t+9][g]; the lower k in the low 16 bits.
-template <class E>
-inline void mma_emu_m16n8k16(float* c, unsigned warp0, unsigned lane) {
-  float A[16][16], B[16][8];
-  for (unsigned l = 0; l < 32; ++l) {
-    const mma_emu_fragments& f = mma_emu_lanes[warp0 + l];
-    const unsigned g = l / 4, k = 2 * (l % 4);
-    auto lo = [](gs_u32 v) { return E::widen(gs_u16(v & 0xffffu)); };
-    auto hi = [](gs_u32 v) { return E::widen(gs_u16(v >> 16)); };
-    A[g][k] = lo(f.a[0]), A[g][k + 1] = hi(f.a[0]);
-    A[g + 8][k] = lo(f.a[1]), A[g + 8][k + 1] = hi(f.a[1]);
-    A[g][k + 8] = lo(f.a[2]), A[g][k + 9] = hi(f.a[2]);
-    A[g + 8][k + 8] = lo(f.a[3]), A[g + 8][k + 9] = hi(f.a[3]);
-    B[k][g] = lo(f.b[0]), B[k + 1][g] = hi(f.b[0]);
-    B[k + 8][g] = lo(f.b[1]), B[k + 9][g] = hi(f.b[1]);
-  }
-  emu_block.barrier->arrive_and_wait();  // every lane has read the table before it is refilled
-  for (unsigned e = 0; e < 4; ++e) {     // c0, c1: row g, columns 2t, 2t+1; c2, c3: row g + 8
+// One lane's four accumulators of C (16 x 8) += A (16 x K) B (K x 8): c0, c1 are row g, columns
+// 2t, 2t+1 and c2, c3 row g + 8 (lane = 4g + t), each the fma chain in k order.
+template <int K>
+inline void mma_emu_accumulate(float* c, const float (&A)[16][K], const float (&B)[K][8], unsigned lane) {
+  for (unsigned e = 0; e < 4; ++e) {
     const unsigned row = lane / 4 + (e & 2 ? 8 : 0), col = 2 * (lane % 4) + (e & 1);
     float s = c[e];
-    for (int k = 0; k < 16; ++k) s = std::fma(A[row][k], B[k][col], s);
+    for (int k = 0; k < K; ++k) s = std::fma(A[row][k], B[k][col], s);
     c[e] = s;
   }
 }
 
-// mma.m16n8k32 .e4m3 (what gs_mma_m16n8k16 issues for gs_in_e4m3): lane l = 4g + t holds
-// a0 = A[g][4t..4t+3], a1 = A[g+8][4t..], a2 = A[g][4t+16..], a3 = A[g+8][4t+16..],
-// b0 = B[4t..4t+3][g], b1 = B[4t+16..][g], the lowest k in the low byte (PTX ISA "Matrix
-// Fragments for mma.m16n8k32"); C as m16n8k16's.
+// mma.m16n8k16 on 16-bit inputs and mma.m16n8k32 .e4m3 (what gs_mma_m16n8k16 issues for
+// gs_in_e4m3), from the registers the warp left in mma_emu_lanes. A register holds P elements of k
+// (P = 2 of 16 bits, or 4 bytes; the lowest k in the low bits), K = 8P, and lane l = 4g + t holds
+// a0 = A[g][Pt..Pt+P-1], a1 = A[g+8][Pt..], a2 = A[g][Pt+K/2..], a3 = A[g+8][Pt+K/2..],
+// b0 = B[Pt..][g], b1 = B[Pt+K/2..][g] (PTX ISA "Matrix Fragments for mma.m16n8k16 / m16n8k32").
 template <class E>
-inline void mma_emu_m16n8k32_e4m3(float* c, unsigned warp0, unsigned lane) {
-  float A[16][32], B[32][8];
+inline void mma_emu_m16n8(float* c, unsigned warp0, unsigned lane) {
+  constexpr unsigned P = E::fp8 ? 4 : 2, K = 8 * P, half = K / 2, bits = 32 / P;
+  float A[16][K], B[K][8];
   for (unsigned l = 0; l < 32; ++l) {
     const mma_emu_fragments& f = mma_emu_lanes[warp0 + l];
-    const unsigned g = l / 4, k = 4 * (l % 4);
-    for (unsigned i = 0; i < 4; ++i) {
-      auto byte = [&](gs_u32 v) { return E::widen8((v >> (8 * i)) & 0xffu); };
-      A[g][k + i] = byte(f.a[0]), A[g + 8][k + i] = byte(f.a[1]);
-      A[g][k + 16 + i] = byte(f.a[2]), A[g + 8][k + 16 + i] = byte(f.a[3]);
-      B[k + i][g] = byte(f.b[0]), B[k + 16 + i][g] = byte(f.b[1]);
+    const unsigned g = l / 4, k = P * (l % 4);
+    for (unsigned i = 0; i < P; ++i) {
+      auto el = [&](gs_u32 v) {
+        const gs_u32 x = (v >> (bits * i)) & ((1u << bits) - 1);
+        if constexpr (E::fp8) return E::widen8(x);
+        else return E::widen(gs_u16(x));
+      };
+      A[g][k + i] = el(f.a[0]), A[g + 8][k + i] = el(f.a[1]);
+      A[g][k + half + i] = el(f.a[2]), A[g + 8][k + half + i] = el(f.a[3]);
+      B[k + i][g] = el(f.b[0]), B[k + half + i][g] = el(f.b[1]);
     }
   }
-  emu_block.barrier->arrive_and_wait();
-  for (unsigned e = 0; e < 4; ++e) {
-    const unsigned row = lane / 4 + (e & 2 ? 8 : 0), col = 2 * (lane % 4) + (e & 1);
-    float s = c[e];
-    for (int k = 0; k < 32; ++k) s = std::fma(A[row][k], B[k][col], s);
-    c[e] = s;
-  }
+  emu_block.barrier->arrive_and_wait();  // every lane has read the table before it is refilled
+  mma_emu_accumulate(c, A, B, lane);
 }
 
 template <class E>
@@ -91,7 +77,6 @@ inline void gs_mma_m16n8k16(float* c, gs_u32 a0, gs_u32 a1, gs_u32 a2, gs_u32 a3
   mma_emu_lanes[t].a[0] = a0, mma_emu_lanes[t].a[1] = a1, mma_emu_lanes[t].a[2] = a2, mma_emu_lanes[t].a[3] = a3;
   mma_emu_lanes[t].b[0] = b0, mma_emu_lanes[t].b[1] = b1;
   emu_block.barrier->arrive_and_wait();
-  if constexpr (E::fp8) mma_emu_m16n8k32_e4m3<E>(c, warp0, lane);
-  else mma_emu_m16n8k16<E>(c, warp0, lane);
+  mma_emu_m16n8<E>(c, warp0, lane);
 }
 #endif

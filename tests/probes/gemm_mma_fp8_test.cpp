@@ -14,6 +14,7 @@
 #include "probes/gemm_inputs.h"
 #include "probes/gemm_mma_probe.h"
 #include "runtime/runtime_cpu.h"
+#include "support/forwarding_runtime.h"
 #include "support/probe_harness.h"
 
 namespace {
@@ -96,25 +97,12 @@ TEST(GemmMmaFp8Probe, PassesOnTheCpuBackendWithOcpCodes) {
 }
 
 // A cpu runtime that reports another device's properties: the probe decides before compiling.
-class fp8_props_runtime : public gs::runtime {
+class fp8_props_runtime : public gs::test::forwarding_runtime {
  public:
-  explicit fp8_props_runtime(gs::device_props p) : inner_(gs::open_cpu_runtime()), p_(std::move(p)) {}
+  explicit fp8_props_runtime(gs::device_props p) : p_(std::move(p)) {}
   const gs::device_props& props() const override { return p_; }
-  gs::runtime_status compile(const gs::compile_request& r, gs::compiled_code& c) override { return inner_->compile(r, c); }
-  gs::runtime_status load(const gs::compiled_code& c, gs::module_handle& m) override { return inner_->load(c, m); }
-  gs::runtime_status get_kernel(gs::module_handle m, const std::string& n, gs::kernel_handle& k) override {
-    return inner_->get_kernel(m, n, k);
-  }
-  gs::runtime_status alloc(size_t b, gs::buffer& x) override { return inner_->alloc(b, x); }
-  gs::runtime_status free(gs::buffer& x) override { return inner_->free(x); }
-  gs::runtime_status copy_to_device(gs::buffer d, const void* s, size_t b) override { return inner_->copy_to_device(d, s, b); }
-  gs::runtime_status copy_to_host(void* d, gs::buffer s, size_t b) override { return inner_->copy_to_host(d, s, b); }
-  gs::runtime_status launch(gs::kernel_handle k, const gs::launch_dims& d, void** a) override { return inner_->launch(k, d, a); }
-  gs::runtime_status synchronize() override { return inner_->synchronize(); }
-  gs::runtime_status time_ms(const std::function<gs::runtime_status()>& fn, double& ms) override { return inner_->time_ms(fn, ms); }
 
  private:
-  std::unique_ptr<gs::runtime> inner_;
   gs::device_props p_;
 };
 

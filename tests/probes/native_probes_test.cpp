@@ -16,6 +16,7 @@
 #include "probes/probe.h"
 #include "probes/tensor_probes.h"
 #include "runtime/runtime_cpu.h"
+#include "support/forwarding_runtime.h"
 #include "support/probe_harness.h"
 
 namespace {
@@ -33,25 +34,18 @@ gs::probe_context cpu_context(recording_sink& sink) {
 // The cpu runtime with one fault switched on.
 enum class fault { none, flip_output, smash_guard, fail_launch, fail_compile, short_grid };
 
-class faulty_runtime : public gs::runtime {
+class faulty_runtime : public gs::test::forwarding_runtime {
  public:
-  faulty_runtime(fault f) : inner_(gs::open_cpu_runtime()), fault_(f) {}
-  const gs::device_props& props() const override { return inner_->props(); }
+  faulty_runtime(fault f) : fault_(f) {}
   gs::runtime_status compile(const gs::compile_request& r, gs::compiled_code& c) override {
     if (fault_ == fault::fail_compile) return gs::runtime_status::failure("nvrtcCompileProgram", 6, "error: identifier \"x\" is undefined");
     return inner_->compile(r, c);
-  }
-  gs::runtime_status load(const gs::compiled_code& c, gs::module_handle& m) override { return inner_->load(c, m); }
-  gs::runtime_status get_kernel(gs::module_handle m, const std::string& n, gs::kernel_handle& k) override {
-    return inner_->get_kernel(m, n, k);
   }
   gs::runtime_status alloc(size_t b, gs::buffer& x) override {
     gs::runtime_status st = inner_->alloc(b, x);
     if (st.ok) sizes_[static_cast<char*>(x.ptr)] = b;
     return st;
   }
-  gs::runtime_status free(gs::buffer& x) override { return inner_->free(x); }
-  gs::runtime_status copy_to_device(gs::buffer d, const void* s, size_t b) override { return inner_->copy_to_device(d, s, b); }
   gs::runtime_status copy_to_host(void* d, gs::buffer s, size_t b) override {
     gs::runtime_status st = inner_->copy_to_host(d, s, b);
     // A guarded_buffer's guards are the first and the last guard_bytes of its allocation.
@@ -69,13 +63,8 @@ class faulty_runtime : public gs::runtime {
     if (fault_ == fault::short_grid && shorter.grid[0] > 1) --shorter.grid[0];
     return inner_->launch(k, shorter, a);
   }
-  gs::runtime_status synchronize() override { return inner_->synchronize(); }
-  gs::runtime_status time_ms(const std::function<gs::runtime_status()>& fn, double& ms) override {
-    return inner_->time_ms(fn, ms);
-  }
 
  private:
-  std::unique_ptr<gs::runtime> inner_;
   fault fault_;
   std::map<char*, size_t> sizes_;
 };

@@ -10,6 +10,7 @@
 #include "probes/probe.h"
 #include "probes/quant_probes.h"
 #include "runtime/runtime_cpu.h"
+#include "support/forwarding_runtime.h"
 
 namespace {
 
@@ -28,20 +29,11 @@ gs::probe_context cpu_ctx(null_sink& s) {
 enum class quant_fault { flip_download, fail_launch, short_grid };
 
 // The cpu runtime with one fault.
-class faulty : public gs::runtime {
+class faulty : public gs::test::forwarding_runtime {
  public:
-  faulty(quant_fault f, int after) : in_(gs::open_cpu_runtime()), f_(f), after_(after) {}
-  const gs::device_props& props() const override { return in_->props(); }
-  gs::runtime_status compile(const gs::compile_request& r, gs::compiled_code& c) override { return in_->compile(r, c); }
-  gs::runtime_status load(const gs::compiled_code& c, gs::module_handle& m) override { return in_->load(c, m); }
-  gs::runtime_status get_kernel(gs::module_handle m, const std::string& n, gs::kernel_handle& k) override {
-    return in_->get_kernel(m, n, k);
-  }
-  gs::runtime_status alloc(size_t b, gs::buffer& x) override { return in_->alloc(b, x); }
-  gs::runtime_status free(gs::buffer& x) override { return in_->free(x); }
-  gs::runtime_status copy_to_device(gs::buffer d, const void* s, size_t b) override { return in_->copy_to_device(d, s, b); }
+  faulty(quant_fault f, int after) : f_(f), after_(after) {}
   gs::runtime_status copy_to_host(void* d, gs::buffer s, size_t b) override {
-    gs::runtime_status st = in_->copy_to_host(d, s, b);
+    gs::runtime_status st = inner_->copy_to_host(d, s, b);
     // Output downloads are never exactly a guard's size; flip one bit in the `after_`-th of them.
     if (st.ok && f_ == quant_fault::flip_download && b != gs::guarded_buffer::guard_bytes && downloads_++ == after_)
       static_cast<unsigned char*>(d)[b / 2] ^= 0x10;
@@ -52,13 +44,10 @@ class faulty : public gs::runtime {
       return gs::runtime_status::failure("cuLaunchKernel", 719, "CUDA_ERROR_LAUNCH_FAILED");
     gs::launch_dims s = d;
     if (f_ == quant_fault::short_grid && s.grid[0] > 1) --s.grid[0];  // every launch that has a block to lose
-    return in_->launch(k, s, a);
+    return inner_->launch(k, s, a);
   }
-  gs::runtime_status synchronize() override { return in_->synchronize(); }
-  gs::runtime_status time_ms(const std::function<gs::runtime_status()>& fn, double& ms) override { return in_->time_ms(fn, ms); }
 
  private:
-  std::unique_ptr<gs::runtime> in_;
   quant_fault f_;
   int after_;
   int downloads_ = 0, launches_ = 0;
