@@ -74,7 +74,11 @@ verdict clause_verdict(std::string_view c) {
 /// "pytorch-triton-rocm 3.2.0" is Triton, not ROCm; a keyword must start a word ("ctrl" is not
 /// trl). Empty: none named.
 std::string component_before(std::string_view lower, size_t at) {
-  std::string_view before = lower.substr(at > 28 ? at - 28 : 0, at > 28 ? 28 : at);
+  std::string window(lower.substr(at > 28 ? at - 28 : 0, at > 28 ? 28 : at));
+  // "jax[cuda12]==0.6.2", "vllm[rocm] 0.9": the version is the package's, not its extra's
+  if (size_t tail = window.find_last_not_of(" =<>~!`'\"v"); tail != std::string::npos && window[tail] == ']')
+    if (size_t open = window.rfind('[', tail); open != std::string::npos) window.erase(open, tail + 1 - open);
+  std::string_view before = window;
   // A package name counts only right before its version ("bitsandbytes==0.45.3",
   // "flash_attn-2.7.4", "triton 3.2.0"): in "the only torch which works for flash_attn is 2.6.0"
   // the version is torch's, and a package's name is too often the sentence's object.

@@ -64,6 +64,10 @@ TEST(RegressionProse, PythonPackagesAndNightliesAreComponentsOfTheirOwn) {
   told_regression t = regression_in("torch 2.7.0 and flash_attn-2.7.4.post1 seem broken\n"
                                     "the only torch which works for pip version of flash_attn is `2.6.0+cu124`\n");
   EXPECT_NE(t.component, "flash-attn") << t.good << " " << t.bad;
+  // a pip extra belongs to its package: jax[cuda12]==0.6.2 is jax's version, not CUDA's (jax#30050's words)
+  expect_regression("After upgrading to jax[cuda12]==0.6.2 it cannot find cuSPARSE\nThe same machine works fine with "
+                    "jax[cuda12]==0.6.0\n",
+                    "jax", "0.6.0", "0.6.2");
   // a keyword inside another word names nothing ("ctrl" is not trl)
   EXPECT_TRUE(regression_in("ctrl 1.2 works, ctrl 1.3 fails\n").component.empty());
 }

@@ -1021,5 +1021,42 @@ TEST(BuiltinRules, SpentSet25RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("Original error: Configured CUDA binary not found at /venv/bitsandbytes/libbitsandbytes_cuda131.so\n", "GS-BNB-207"));
 }
 
+TEST(BuiltinRules, SpentSet25MissesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 25's missed cases.
+  auto& fires = error_text_fires;
+  const std::string jax = "jax._src.xla_bridge:444] Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n";
+  EXPECT_TRUE(fires(jax + "RuntimeError: Unable to load cuSPARSE. Is it installed?\n", "GS-CUDA-964"));
+  EXPECT_TRUE(fires(jax + "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cusparseGetProperty(MAJOR_VERSION, &major) failed: "
+                          "The cuSPARSE library was not found.\n", "GS-CUDA-964"));
+  EXPECT_FALSE(fires("OSError: libcusparse.so.12: cannot open shared object file: No such file or directory\n", "GS-CUDA-964"))
+      << "torch's loader error is another rule's";
+
+  EXPECT_TRUE(fires("I installed the nvidia driver inside WSL and now nvidia-smi fails\n", "GS-WSL-713"));
+  EXPECT_TRUE(fires("WSL2 Ubuntu 22.04\n$ sudo apt-get -y install cuda\n", "GS-WSL-713"));
+  EXPECT_FALSE(fires("I installed the NVIDIA driver on Windows and the CUDA toolkit in WSL\n", "GS-WSL-713"))
+      << "the Windows driver is the right one";
+  EXPECT_FALSE(fires("WSL2 Ubuntu 22.04\n$ sudo apt-get -y install cuda-toolkit-12-4\n", "GS-WSL-713")) << "the toolkit has no driver";
+  EXPECT_FALSE(fires("$ sudo apt-get -y install cuda\n", "GS-WSL-713")) << "native Linux: the meta-package is right there";
+
+  EXPECT_TRUE(fires("ggml-cuda.cu:1278: to_fp32_cuda != nullptr\n", "GS-LLAMA-601"));
+  EXPECT_FALSE(fires("ggml-cuda.cu:1278: GGML_ASSERT(ptr != nullptr) failed\n", "GS-LLAMA-601"));
+  EXPECT_TRUE(fires("ggml-cuda.cu:359: HipVMM Failure: out of memory\n", "GS-LLAMA-602"));
+  EXPECT_FALSE(fires("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory\n",
+                     "GS-LLAMA-602"))
+      << "a real allocation failure is not the VMM pool";
+
+  const std::string memquery = "ROCm error: invalid argument\n  current device: 0, in function ggml_backend_cuda_device_get_memory at "
+                               "ggml-cuda.cu:2740\n  hipMemGetInfo(free, total)\n";
+  EXPECT_TRUE(fires(memquery, "GS-HIP-602"));
+  EXPECT_FALSE(fires("CUDA error: invalid argument\n  current device: 0, in function ggml_backend_cuda_device_get_memory\n"
+                     "  cudaMemGetInfo(free, total)\n",
+                     "GS-HIP-602"))
+      << "an NVIDIA build's memory query";
+  machine_facts new_kernel;
+  new_kernel.coverage.partial = true;
+  new_kernel.host.kernel = "6.8.0-49-generic";
+  EXPECT_FALSE(has(builtin().match_error_text(memquery, new_kernel), "GS-HIP-602")) << "a 6.x kernel is not the cause";
+}
+
 }  // namespace
 }  // namespace gs
