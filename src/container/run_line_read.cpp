@@ -72,7 +72,12 @@ void read_option(const std::string& opt, const std::string& value, container_inf
   } else if (opt == "--env-file") {
     c.notes.push_back("--env-file " + value + " is not read");
   } else if (opt == "--device") {
-    c.devices.push_back(value.substr(0, value.find(':')));
+    // A CDI name (podman's and docker 25+'s --device nvidia.com/gpu=all, amd.com/gpu=0) asks for
+    // GPUs through the engine's CDI support; a path is a device node.
+    if (value.find('/') != std::string::npos && value.find('=') != std::string::npos && value[0] != '/')
+      c.gpu_request = "--device " + value;
+    else
+      c.devices.push_back(value.substr(0, value.find(':')));
   } else if (opt == "--group-add") {
     c.groups.push_back(value);
   } else if (opt == "--ipc") {

@@ -147,7 +147,7 @@ bool pip_output(paste_scan& s, size_t i, const std::string& t) {
   }
   bool any = false;
   for (size_t w = t.find(".whl"); w != std::string::npos; w = t.find(".whl", w + 4)) {
-    size_t b = t.find_last_of(" /\"'=(", w);
+    size_t b = t.find_last_of(" /\"'=(`\\", w);  // a Markdown `code` span or a Windows path ends the name too
     std::string file = t.substr(b == std::string::npos ? 0 : b + 1, w - (b == std::string::npos ? 0 : b + 1));
     size_t d1 = file.find('-');
     size_t d2 = d1 == std::string::npos ? d1 : file.find('-', d1 + 1);

@@ -12,6 +12,7 @@
 // to 0.9.0 but still the same error") is not one. Components: the system pieces (kernel, driver,
 // ROCm, CUDA, Mesa), the apps (Ollama, llama.cpp, KoboldCpp) and the Python packages fine-tuning
 // stacks pin (torch, Triton, bitsandbytes, transformers, vLLM, ...); nightlies keep their date.
+// llama.cpp's issue form answers it outright: its "First Bad Commit" field.
 //
 // Cost: a line is looked at only when it holds a digit and a works/fails word (a few finds);
 // the per-clause scan is linear in the line.
@@ -307,6 +308,22 @@ void scan_regressions(paste_scan& s) {
       propose_regression(s, all[b].component, "the release before " + all[b].version, line_of[b], all[b].version, line_of[b]);
       return;
     }
+  // llama.cpp's (and ggml's) issue form asks for the "First Bad Commit" (issue_form.cpp labels the
+  // answer): a commit hash or a build number there is the reporter's bisection, the one before it
+  // the last good; "_No response_", "n/a" or prose give nothing.
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    std::string t = trim_copy(lower_copy(s.lines[i]));
+    if (t.rfind("first bad commit:", 0) != 0) continue;
+    std::string v = trim_copy(t.substr(17));
+    while (!v.empty() && (v.back() == '`' || v.back() == '.')) v.pop_back();
+    while (!v.empty() && v.front() == '`') v.erase(0, 1);
+    const bool hash = v.size() >= 7 && v.size() <= 40 && std::all_of(v.begin(), v.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }) &&
+                      std::any_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    const bool build = v.size() >= 4 && v[0] == 'b' && std::all_of(v.begin() + 1, v.end(), [](char c) { return scan::is_digit(c); });
+    if (!hash && !build) continue;
+    propose_regression(s, "llama.cpp", (hash ? "the commit before " : "the build before ") + v, i, v, i);
+    return;
+  }
 }
 
 }  // namespace gs

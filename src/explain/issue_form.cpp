@@ -54,7 +54,8 @@ std::string label_for_heading(const std::string& heading) {
       {"gpu driver version", "Driver version:"},
       {"kernel version", "Kernel version:"},
       {"kernel", "Kernel version:"},
-      {"linux kernel", "Kernel version:"}};
+      {"linux kernel", "Kernel version:"},
+      {"first bad commit", "First Bad Commit:"}};  // llama.cpp's and ggml's forms: extract_regression reads it
   if (ambiguous_cuda_label(heading)) return "";
   for (auto [h, label] : labels)
     if (h == heading) return std::string(label);

@@ -151,6 +151,18 @@ TEST(ContainerRead, NvidiaRunLineRequestsGpus) {
   EXPECT_FALSE(c.shm_bytes);
 }
 
+TEST(ContainerRead, ACdiDeviceNameIsAGpuRequest) {
+  // podman (and docker 25+) ask for GPUs by CDI name (nvidia-container-toolkit#1940's line)
+  container_spec s = read_container_spec("podman run -it --rm --device nvidia.com/gpu=0 --security-opt=label=disable "
+                                         "nvcr.io/nvidia/cuda-dl-base:26.05-cuda13.2-inference-devel-ubuntu24.04 bash\n",
+                                         "run");
+  EXPECT_EQ(only(s).gpu_request, "--device nvidia.com/gpu=0");
+  EXPECT_TRUE(only(s).devices.empty());
+  s = read_container_spec("docker run --device=/dev/kfd --device /dev/dri rocm/pytorch\n", "run");
+  EXPECT_EQ(only(s).devices.size(), 2u) << "device nodes stay device nodes";
+  EXPECT_EQ(only(s).gpu_request, "");
+}
+
 TEST(ContainerRead, ComposeReadsServicesMergeKeysAndTypos) {
   const char* text = R"(x-gpu: &gpu
   devices:

@@ -364,6 +364,11 @@ TEST(PasteRead, TorchVersionPrintedAloneOrInAnIssueForm) {
   EXPECT_EQ(facts_of(read_paste("- PyTorch Version: 1.8 (https://download.pytorch.org/whl/rocm4.0.1/"
                                 "torch-1.8.0%2Brocm4.0.1-cp39-cp39-linux_x86_64.whl)\n"))["pkg.torch"],
             "1.8.0+rocm4.0.1");
+  // a wheel's name in a Markdown code span or after a Windows path (llama-cpp-python-wheels' report)
+  EXPECT_EQ(facts_of(read_paste("`llama_cpp_python-0.3.16+cuda12.1.sm86.ampere-cp312-cp312-win_amd64.whl` wheel\n"))
+                ["pkg.llama-cpp-python"],
+            "0.3.16+cuda12.1.sm86.ampere");
+  EXPECT_EQ(facts_of(read_paste("pip install C:\\wheels\\torch-2.7.1+cu128-cp312-cp312-win_amd64.whl\n"))["pkg.torch"], "2.7.1+cu128");
 }
 
 TEST(PasteRead, RequirementsAndSentencePunctuationAreNotValues) {

@@ -84,6 +84,14 @@ TEST(RegressionProse, AnUpgradeThatBroughtTheFailureNamesTheReleaseBefore) {
   }
 }
 
+TEST(RegressionProse, LlamaCppsFirstBadCommitFieldIsTheReportersBisection) {
+  expect_regression("### Problem description\n\nEvery model fails to load.\n\n### First Bad Commit\n\n5f0db95\n\n### Relevant log output\n",
+                    "llama.cpp", "the commit before 5f0db95", "5f0db95");
+  expect_regression("### First Bad Commit\n\nb4501\n", "llama.cpp", "the build before b4501", "b4501");
+  for (const char* none : {"_No response_", "n/a", "not sure, it never worked", "deadbeef is what I typed", "1234567"})
+    EXPECT_TRUE(regression_in(std::string("### First Bad Commit\n\n") + none + "\n").component.empty()) << none;
+}
+
 TEST(RegressionProse, VersionsWithoutAWorksFailsContrastGiveNothing) {
   // Only a list of versions, or both failing, or two components: no regression of one component.
   for (std::string_view text :

@@ -286,6 +286,10 @@ const std::vector<rule_case>& cases() {
       {"GS-AMDGPU-004", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
        "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/gc_12_0_1_mes.bin failed with error -2",
        "amdgpu 0000:03:00.0: loaded firmware amdgpu/gc_12_0_1_mes.bin"},
+      // an RDNA4 card has a WSL path (AMD's WSL runtime); an RX 580 has none (GS-WSL-191/712 speak there)
+      {"GS-WSL-001", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
+       "Ubuntu 24.04 under WSL2\nUnable to open /dev/kfd read-write: No such file or directory",
+       "Ubuntu 24.04 on bare metal\nUnable to open /dev/kfd read-write: No such file or directory"},
       {"GS-AMDGPU-151", [] { return r9700(); }, [] { return r9700(); }, std::nullopt,
        "modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service",
        "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service"},
@@ -1056,6 +1060,46 @@ TEST(BuiltinRules, SpentSet25MissesNeedTheirContrast) {
   new_kernel.coverage.partial = true;
   new_kernel.host.kernel = "6.8.0-49-generic";
   EXPECT_FALSE(has(builtin().match_error_text(memquery, new_kernel), "GS-HIP-602")) << "a 6.x kernel is not the cause";
+}
+
+TEST(BuiltinRules, SpentSet26RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 26.
+  auto& fires = error_text_fires;
+  const std::string cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0\n";
+  EXPECT_TRUE(fires("$ nvidia-ctk cdi list\nINFO[0000] Found 3 CDI devices\nnvidia.com/gpu=0\n" + cdi, "GS-CONT-248"));
+  EXPECT_FALSE(fires("$ nvidia-ctk cdi list\nINFO[0000] Found 3 CDI devices\nnvidia.com/gpu=0\n" + cdi, "GS-NV-212"));
+  EXPECT_FALSE(fires(cdi, "GS-CONT-248")) << "no listing: the spec is missing (GS-NV-212)";
+
+  const std::string nix = "services.ollama = { enable = true; acceleration = \"rocm\"; rocmOverrideGfx = \"10.3.0\"; };\n"
+                          "nixos/ollama: systemd service doesn't use AMD GPU\n";
+  EXPECT_TRUE(fires(nix, "GS-APP-699"));
+  EXPECT_FALSE(fires(nix + "Ubuntu 24.04\n", "GS-APP-223")) << "the override is already set through rocmOverrideGfx";
+  EXPECT_FALSE(fires("services.ollama.acceleration = \"cuda\";\nollama runs on the CPU\n", "GS-APP-699")) << "an NVIDIA service";
+
+  EXPECT_TRUE(fires("ROCm 6.2 docker, navi_support branch\nERROR: Failed to build installable wheels for some pyproject.toml based "
+                    "projects (flash_attn)\n", "GS-ATTN-207"));
+  EXPECT_FALSE(fires("CUDA 12.4\nERROR: Failed building wheel for flash-attn\n", "GS-ATTN-207")) << "an NVIDIA build";
+  EXPECT_FALSE(fires("ROCm 6.2\nKilled signal terminated program cc1plus\nERROR: Failed building wheel for flash-attn\n", "GS-ATTN-207"))
+      << "host RAM (GS-EXT-100)";
+
+  const std::string tensile = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory "
+                              "for GPU arch : ";
+  EXPECT_TRUE(fires(tensile + "gfx90c\n", "GS-BLAS-021"));
+  EXPECT_FALSE(fires(tensile + "gfx90c\n", "GS-BLAS-001")) << "superseded by the family override";
+  EXPECT_FALSE(fires(tensile + "gfx1010\n", "GS-BLAS-021")) << "RDNA1 has no shipped twin";
+  EXPECT_FALSE(fires(tensile + "gfx1201\n", "GS-BLAS-021")) << "a target of its own, no family twin";
+
+  EXPECT_TRUE(fires("-- Could NOT find Vulkan (missing: Vulkan_LIBRARY Vulkan_INCLUDE_DIR) (found version \"\")\n", "GS-VK-014"));
+  EXPECT_FALSE(fires("ggml_vulkan: No devices found.\n", "GS-VK-014")) << "a runtime failure, not the build";
+
+  EXPECT_TRUE(fires("$ /usr/lib/wsl/lib/nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system\n", "GS-WSL-714"));
+  EXPECT_FALSE(fires("Failed to initialize NVML: Driver/library version mismatch\n", "GS-WSL-714"));
+
+  EXPECT_TRUE(fires("ERROR: No matching distribution found for torch==2.6.0+cu121\n", "GS-INST-701"));
+  EXPECT_FALSE(fires("ERROR: No matching distribution found for torch==2.5.1+cu121\n", "GS-INST-701"))
+      << "2.5.1 is on the cu121 index: another cause (the Python version)";
+  EXPECT_FALSE(fires("pip install torch==2.6.0+cu126 --index-url https://download.pytorch.org/whl/cu126\nSuccessfully installed torch\n",
+                     "GS-INST-701"));
 }
 
 }  // namespace
