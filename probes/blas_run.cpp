@@ -21,13 +21,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <thread>
 
 #include "blas/blas_search.h"
+#include "core/parallel_for.h"
 #include "kernels/ref/gemm_ref.h"
 #include "probes/expected_perf.h"
 #include "probes/gemm_inputs.h"
@@ -115,18 +114,11 @@ bool run_gemm(gpu_session& s, blas_library& lib, const qlora_gemm& g, blas_type 
   // probe here on one core (H100 run of 2026-12-05), a few seconds on a 16-core host.
   std::vector<std::vector<float>> want(rows.size());
   std::vector<std::vector<double>> sums(rows.size());
-  std::atomic<size_t> next{0};
-  auto work = [&]() {
-    for (size_t i; (i = next++) < rows.size();) {
-      const std::vector<float> arow = op_a_row(a.wide, g, rows[i]);
-      want[i].resize(size_t(g.n)), sums[i].resize(size_t(g.n));
-      gemm_ref_row(arow.data(), b.wide.data(), int(g.n), int(g.k), g.trans_b, want[i].data(), sums[i].data());
-    }
-  };
-  {
-    std::vector<std::jthread> pool(std::min<size_t>(rows.size(), std::max(1u, std::thread::hardware_concurrency())));
-    for (std::jthread& th : pool) th = std::jthread(work);
-  }
+  parallel_for(rows.size(), [&](size_t i) {
+    const std::vector<float> arow = op_a_row(a.wide, g, rows[i]);
+    want[i].resize(size_t(g.n)), sums[i].resize(size_t(g.n));
+    gemm_ref_row(arow.data(), b.wide.data(), int(g.n), int(g.k), g.trans_b, want[i].data(), sums[i].data());
+  });
   s.heartbeat();
   std::vector<float> got_rows, want_rows;
   std::vector<double> bounds;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <random>
 
+#include "core/parallel_for.h"
 #include "kernels/gs_device.h"
 #include "kernels/gs_fp8.h"
 
@@ -13,16 +14,19 @@ namespace gs {
 
 size_t gemm_elem_bytes(gemm_type t) { return t == gemm_type::fp32 ? 4 : gemm_type_is_fp8(t) ? 1 : 2; }
 
-matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  matrix_input m;
-  m.wide.resize(n);
-  m.raw.resize(n * gemm_elem_bytes(t));
+namespace {
+
+// Elements per independently seeded chunk: chunk 0 is seeded with `seed` itself, so an input of up
+// to 2^20 elements (the tests' inputs) is the single mt19937 stream it always was.
+constexpr size_t kChunk = size_t(1) << 20;
+
+void fill_chunk(gemm_type t, matrix_input& m, size_t begin, size_t end, uint32_t seed, size_t chunk) {
+  std::seed_seq seq{seed, uint32_t(chunk)};
+  std::mt19937 rng = chunk == 0 ? std::mt19937(seed) : std::mt19937(seq);
   if (gemm_type_is_fp8(t)) {
     const bool fnuz = t == gemm_type::fp8_e4m3fnuz;
     std::uniform_int_distribution<unsigned> code(0, 255);
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = begin; i < end; ++i) {
       float f;
       unsigned c;
       do f = gs_fp8_e4m3_to_f32(c = code(rng), fnuz);
@@ -30,9 +34,10 @@ matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
       m.raw[i] = static_cast<unsigned char>(c);
       m.wide[i] = f;
     }
-    return m;
+    return;
   }
-  for (size_t i = 0; i < n; ++i) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (size_t i = begin; i < end; ++i) {
     float f = dist(rng);
     if (t == gemm_type::fp32) {
       std::memcpy(&m.raw[i * 4], &f, 4);
@@ -43,6 +48,19 @@ matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
       m.wide[i] = t == gemm_type::bf16 ? gs_bf16_to_f32(h) : gs_f16_to_f32(h);
     }
   }
+}
+
+}  // namespace
+
+// Chunks of 2^20 elements, each its own seeded stream, filled on the host's cores: the same
+// values whatever the core count. Why: a gemma4-31b QLoRA step's largest operand is 5376 x 21504
+// = 116 M elements at ~4 ns each on one core (draw, round, two stores), ~0.5 s; its 107 GEMMs
+// spent 25-47 s of blas.bf16's 33-60 s in "load" on the lent H100s (2026-12-05c/d runs).
+matrix_input random_matrix(gemm_type t, size_t n, uint32_t seed) {
+  matrix_input m;
+  m.wide.resize(n);
+  m.raw.resize(n * gemm_elem_bytes(t));
+  parallel_for((n + kChunk - 1) / kChunk, [&](size_t c) { fill_chunk(t, m, c * kChunk, std::min(n, (c + 1) * kChunk), seed, c); });
   return m;
 }
 

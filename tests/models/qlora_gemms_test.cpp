@@ -67,7 +67,9 @@ TEST(QloraGemms, LoraGemmsAtEachRankWithPeftsTransposes) {
   for (size_t i = 0; i < list.size(); ++i) {
     if (list[i].rank == 8 && !first_r8) first_r8 = i;
     if (list[i].rank == 64 && !first_r64) first_r64 = i;
-    if (i > 0) EXPECT_LE(list[i - 1].rank, list[i].rank) << list[i].name;
+    if (i > 0) {
+      EXPECT_LE(list[i - 1].rank, list[i].rank) << list[i].name;
+    }
   }
   EXPECT_LT(first_r8, first_r64);
 }
