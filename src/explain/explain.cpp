@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 #include <optional>
 #include <set>
 
@@ -77,57 +76,20 @@ std::vector<std::string> already_applied(const std::string& fix, const machine_f
   return out;
 }
 
-/// "worked with 6.4 ... fails with 7.1", "broke after updating to 0.5.8": the reporter's own A/B
-/// test. Whatever the error says, the same machine working on one version and not the next is the
-/// strongest evidence a paste can hold, and pinning the working one is the safe first move.
-std::string regression_cue(const std::vector<std::string>& lines) {
-  // Both word orders: "worked fine with HIP SDK 6.4.2" and "with HIP SDK 6.4.2 it works".
-  static constexpr const char* kVersion = R"(((?:[A-Za-z][\w.+-]* ){0,2})v?(\d+\.\d+(?:\.\d+)*))";
-  static constexpr const char* kSubject = R"(,? (?:it |this |that |everything |all |the app |the model )?)";
-  static const std::regex worked_then_version(
-      std::string(R"((?:worked|works|working|ran|runs)(?: fine| well| perfectly| ok| great)? (?:with|on|using|under) )") + kVersion,
-      std::regex::icase);
-  static const std::regex version_then_worked(
-      std::string(R"((?:with|on|using|under) )") + kVersion + kSubject + R"((?:works|worked|ran|runs|was fine|is fine))",
-      std::regex::icase);
-  static const std::regex failed_then_version(
-      std::string(R"((?:fails?|failing|broke|broken|stopped working|(?:doesn'?t|does not|won'?t) work|crash(?:es)?) )"
-                  R"((?:with|on|after|since|from) (?:updating to |upgrading to |the update to )?)") + kVersion,
-      std::regex::icase);
-  static const std::regex version_then_failed(
-      std::string(R"((?:with|on|after updating to|after upgrading to|since) )") + kVersion + kSubject +
-          R"((?:fails|crashes|breaks|broke|doesn'?t work|does not work|stopped working|no longer works))",
-      std::regex::icase);
-  // "There is no such issue in KoboldCPP 1.91", "does not happen with 0.5.7"; "any model in 1.92.1 ... ends with an error".
-  static const std::regex no_issue_then_version(
-      std::string(R"((?:no such (?:issue|problem|error|crash)|(?:does not|doesn'?t|did not|didn'?t) happen|was fine|no problems?) )"
-                  R"((?:in|on|with|using|under) )") + kVersion,
-      std::regex::icase);
-  static const std::regex version_then_error(
-      std::string(R"(\bin )") + kVersion + R"([^.]{0,80}? (?:ends with an error|errors out|fails|crashes|breaks))",
-      std::regex::icase);
-  auto read = [](const std::string& l, std::initializer_list<const std::regex*> res) {
-    std::smatch m;
-    for (const std::regex* re : res)
-      if (std::regex_search(l, m, *re)) return m[1].str() + m[2].str();
-    return std::string();
-  };
+/// A works/fails contrast the regression reader found without a component it knows
+/// (extract_regression.cpp: "worked fine with 2.5.1 ... fails with 2.6.0"). No finding can name a
+/// way back for it, yet the same machine working on one version and not the next is the strongest
+/// evidence a paste can hold, and pinning the working one is the safe first move: said as undecided.
+std::string unnamed_regression(const std::vector<pasted_fact>& facts) {
   std::string good, bad;
-  for (const std::string& l : lines) {
-    if (l.size() > 400 || (l.find("ork") == std::string::npos && l.find("rok") == std::string::npos &&
-                           l.find("ail") == std::string::npos && l.find("ran ") == std::string::npos &&
-                           l.find("runs ") == std::string::npos && l.find("rash") == std::string::npos &&
-                           l.find("fine") == std::string::npos && l.find("reak") == std::string::npos &&
-                           l.find("ssue") == std::string::npos && l.find("appen") == std::string::npos &&
-                           l.find("rror") == std::string::npos))
-      continue;  // cheap keyword gate: a 1 MB log must not pay for four regexes a line
-    if (good.empty()) good = read(l, {&worked_then_version, &version_then_worked, &no_issue_then_version});
-    if (bad.empty()) bad = read(l, {&failed_then_version, &version_then_failed, &version_then_error});
+  for (const pasted_fact& f : facts) {
+    if (f.key == "regression.component") return "";  // GS-REG-201 says it, with the component's way back
+    if (f.key == "regression.good") good = f.value;
+    if (f.key == "regression.bad") bad = f.value;
   }
-  if (good.empty() || bad.empty() || good == bad) return "";
-  return "the paste says it works with " + good + " and fails with " + bad +
-         ": a regression or a changed requirement in " + bad + "; pin " + good +
-         " until it is fixed, and report it upstream with both versions";
+  if (good.empty() || bad.empty()) return "";
+  return "the paste says it works with " + good + " and fails with " + bad + ": a regression or a changed requirement in " +
+         bad + "; pin " + good + " until it is fixed, and report it upstream with both versions";
 }
 
 /// The one `docker run` / `podman run` line of the paste (read as `check --container` reads one);
@@ -206,7 +168,7 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
       if (std::find(out.undecided.begin(), out.undecided.end(), sentence) == out.undecided.end()) out.undecided.push_back(sentence);
     }
   for (const std::string& a : out.reading.ambiguities) out.undecided.push_back("the paste says this two ways: " + a);
-  if (std::string cue = regression_cue(out.reading.lines); !cue.empty()) out.undecided.push_back(cue);
+  if (std::string cue = unnamed_regression(out.reading.facts_read); !cue.empty()) out.undecided.push_back(cue);
   for (const finding& f : out.findings)
     for (const std::string& applied : already_applied(f.remediation, facts))
       out.undecided.push_back(f.id + ": its fix (" + applied +

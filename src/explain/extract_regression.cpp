@@ -12,13 +12,16 @@
 // to 0.9.0 but still the same error") is not one. Components: the system pieces (kernel, driver,
 // ROCm, CUDA, Mesa), the apps (Ollama, llama.cpp, KoboldCpp) and the Python packages fine-tuning
 // stacks pin (torch, Triton, bitsandbytes, transformers, vLLM, ...); nightlies keep their date.
-// llama.cpp's issue form answers it outright: its "First Bad Commit" field.
+// llama.cpp's issue form answers it outright: its "First Bad Commit" field. A contrast in a strict
+// sentence form with no component it knows gives only regression.good/.bad (explain says it as
+// undecided).
 //
 // Cost: a line is looked at only when it holds a digit and a works/fails word (a few finds);
 // the per-clause scan is linear in the line.
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -259,6 +262,62 @@ void propose_regression(paste_scan& s, const std::string& component, const std::
   s.propose("regression.bad", bad, bad_line, "text", weight::prose);
 }
 
+
+/// A contrast told without a component the keywords know ("It worked fine with 2.5.1", "fails
+/// with 2.6.0", "There is no such issue in KoboldCPP 1.91"): the strict sentence forms only, each
+/// read as the (up to two) words before the version and the version. Proposed as
+/// regression.good/.bad without a component: explain says it as undecided, no rule acts on it.
+void scan_unnamed_contrast(paste_scan& s) {
+  // Both word orders: "worked fine with HIP SDK 6.4.2" and "with HIP SDK 6.4.2 it works".
+  static constexpr const char* kVersion = R"(((?:[A-Za-z][\w.+-]* ){0,2})v?(\d+\.\d+(?:\.\d+)*))";
+  static constexpr const char* kSubject = R"(,? (?:it |this |that |everything |all |the app |the model )?)";
+  static const std::regex worked_then_version(
+      std::string(R"((?:worked|works|working|ran|runs)(?: fine| well| perfectly| ok| great)? (?:with|on|using|under) )") + kVersion,
+      std::regex::icase);
+  static const std::regex version_then_worked(
+      std::string(R"((?:with|on|using|under) )") + kVersion + kSubject + R"((?:works|worked|ran|runs|was fine|is fine))",
+      std::regex::icase);
+  static const std::regex failed_then_version(
+      std::string(R"((?:fails?|failing|broke|broken|stopped working|(?:doesn'?t|does not|won'?t) work|crash(?:es)?) )"
+                  R"((?:with|on|after|since|from) (?:updating to |upgrading to |the update to )?)") + kVersion,
+      std::regex::icase);
+  static const std::regex version_then_failed(
+      std::string(R"((?:with|on|after updating to|after upgrading to|since) )") + kVersion + kSubject +
+          R"((?:fails|crashes|breaks|broke|doesn'?t work|does not work|stopped working|no longer works))",
+      std::regex::icase);
+  // "There is no such issue in KoboldCPP 1.91", "does not happen with 0.5.7"; "any model in 1.92.1 ... ends with an error".
+  static const std::regex no_issue_then_version(
+      std::string(R"((?:no such (?:issue|problem|error|crash)|(?:does not|doesn'?t|did not|didn'?t) happen|was fine|no problems?) )"
+                  R"((?:in|on|with|using|under) )") + kVersion,
+      std::regex::icase);
+  static const std::regex version_then_error(
+      std::string(R"(\bin )") + kVersion + R"([^.]{0,80}? (?:ends with an error|errors out|fails|crashes|breaks))",
+      std::regex::icase);
+  auto read = [](const std::string& l, std::initializer_list<const std::regex*> res) {
+    std::smatch m;
+    for (const std::regex* re : res)
+      if (std::regex_search(l, m, *re)) return m[1].str() + m[2].str();
+    return std::string();
+  };
+  std::string good, bad;
+  size_t good_line = 0, bad_line = 0;
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string& l = s.lines[i];
+    if (l.size() > 400 || (l.find("ork") == std::string::npos && l.find("rok") == std::string::npos &&
+                           l.find("ail") == std::string::npos && l.find("ran ") == std::string::npos &&
+                           l.find("runs ") == std::string::npos && l.find("rash") == std::string::npos &&
+                           l.find("fine") == std::string::npos && l.find("reak") == std::string::npos &&
+                           l.find("ssue") == std::string::npos && l.find("appen") == std::string::npos &&
+                           l.find("rror") == std::string::npos))
+      continue;  // cheap keyword gate: a 1 MB log must not pay for six regexes a line
+    if (good.empty() && !(good = read(l, {&worked_then_version, &version_then_worked, &no_issue_then_version})).empty()) good_line = i;
+    if (bad.empty() && !(bad = read(l, {&failed_then_version, &version_then_failed, &version_then_error})).empty()) bad_line = i;
+  }
+  if (good.empty() || bad.empty() || good == bad) return;
+  s.propose("regression.good", good, good_line, "text", weight::prose);
+  s.propose("regression.bad", bad, bad_line, "text", weight::prose);
+}
+
 }  // namespace
 
 void scan_regressions(paste_scan& s) {
@@ -324,6 +383,7 @@ void scan_regressions(paste_scan& s) {
     propose_regression(s, "llama.cpp", (hash ? "the commit before " : "the build before ") + v, i, v, i);
     return;
   }
+  scan_unnamed_contrast(s);
 }
 
 }  // namespace gs

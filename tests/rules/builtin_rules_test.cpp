@@ -1100,6 +1100,31 @@ TEST(BuiltinRules, SpentSet26RulesNeedTheirContrast) {
       << "2.5.1 is on the cu121 index: another cause (the Python version)";
   EXPECT_FALSE(fires("pip install torch==2.6.0+cu126 --index-url https://download.pytorch.org/whl/cu126\nSuccessfully installed torch\n",
                      "GS-INST-701"));
+
+  EXPECT_TRUE(fires("Could not find the bitsandbytes CUDA binary at WindowsPath('A:/venv/lib/site-packages/bitsandbytes/"
+                    "libbitsandbytes_cuda128.dll')\n", "GS-BNB-207"));
+  EXPECT_FALSE(fires("Could not find the bitsandbytes CUDA binary at /venv/bitsandbytes/libbitsandbytes_cuda118.so\n", "GS-BNB-207"))
+      << "CUDA 11.8 came before every such release: its file missing is another cause";
+
+  const std::string ort = "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Non-zero status code "
+                          "returned while running Relu node. Name:'Relu_1' Status Message: CUDA error cudaErrorNoKernelImageForDevice:"
+                          "no kernel image is available for execution on the device\n";
+  EXPECT_TRUE(fires(ort, "GS-CUDA-965"));
+  EXPECT_FALSE(fires(ort, "GS-CUDA-004")) << "onnxruntime, not torch, is the library without the kernel";
+  EXPECT_FALSE(fires("RuntimeError: CUDA error: no kernel image is available for execution on the device\n", "GS-CUDA-965"));
+
+  EXPECT_TRUE(fires("$ ntldd ggml-cuda.dll\n        cublas64_13.dll => not found\n", "GS-CUDA-966"));
+  EXPECT_TRUE(fires("\tlibcudart.so.12 => not found\n", "GS-CUDA-966"));
+  EXPECT_FALSE(fires("        cublas64_12.dll => C:\\CUDA\\v12.4\\bin\\cublas64_12.dll (0x00007ff8)\n", "GS-CUDA-966"));
+
+  const std::string bundled = "The rocm-gfx1151 prebuilts crash with SIGSEGV: the bundled ROCm runtime segfaults on startup\n";
+  EXPECT_TRUE(fires(bundled + "It works with the system ROCm (LD_LIBRARY_PATH=/opt/rocm/lib).\n", "GS-HIP-603"));
+  EXPECT_FALSE(fires(bundled, "GS-HIP-603")) << "without the system-ROCm contrast the cause is open";
+
+  const std::string rootless = "Podman rootless: running the rocm image it does not utilize the GPU, the model runs on the cpu\n";
+  EXPECT_TRUE(fires(rootless + "When running podman as root, the GPU is utilized.\n", "GS-HOST-067"));
+  EXPECT_FALSE(fires(rootless, "GS-HOST-067")) << "no root/docker contrast: the cause is open";
+  EXPECT_FALSE(fires("Podman rootless with CUDA: it does not use the GPU; as root it does\n", "GS-HOST-067")) << "not an AMD container";
 }
 
 }  // namespace
