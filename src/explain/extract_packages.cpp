@@ -331,8 +331,12 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
       std::optional<std::string> v = first_version(std::string_view(line).substr(q));
       if (!v) v = major_wildcard(std::string_view(l).substr(q));
       if (!v || line.compare(q, v->size(), *v) != 0) continue;
+      // An image's tag, "nvcr.io/nvidia/pytorch:23.09-py3", "rocm/pytorch:latest": NGC's tags are
+      // release dates, not torch's version; only a full x.y.z tag ("pytorch/pytorch:2.1.0-cuda12.1") is.
+      const bool image_tag = p > 0 && l[p - 1] == '/' && e < l.size() && l[e] == ':';
+      if (image_tag && std::count(v->begin(), v->end(), '.') < 2) continue;
       taken.push_back({p, q + v->size()});
-      std::string version = *v;
+      std::string version = image_tag ? v->substr(0, v->find('-')) : *v;  // "2.1.0-cuda12.1-cudnn8-runtime"
       // "PyTorch 2.8.0 + cu129": the build label written apart from the version.
       if (dist == "torch" && version.find('+') == std::string::npos) {
         size_t r = l.find_first_not_of(' ', q + v->size());

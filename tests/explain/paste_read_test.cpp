@@ -371,6 +371,13 @@ TEST(PasteRead, TorchVersionPrintedAloneOrInAnIssueForm) {
   EXPECT_EQ(facts_of(read_paste("pip install C:\\wheels\\torch-2.7.1+cu128-cp312-cp312-win_amd64.whl\n"))["pkg.torch"], "2.7.1+cu128");
 }
 
+TEST(PasteRead, AnImageTagIsNotAPackageVersionUnlessItIsOne) {
+  // Megatron-LM's report: NGC's pytorch image is tagged by release date (23.09), not torch's version
+  EXPECT_EQ(facts_of(read_paste("docker run -it --gpus all nvcr.io/nvidia/pytorch:23.09-py3\n")).count("pkg.torch"), 0u);
+  EXPECT_EQ(facts_of(read_paste("docker pull pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime\n"))["pkg.torch"], "2.1.0");
+  EXPECT_EQ(facts_of(read_paste("PyTorch: 2.1.0\n"))["pkg.torch"], "2.1.0");
+}
+
 TEST(PasteRead, RequirementsAndSentencePunctuationAreNotValues) {
   // transformers' "You need torch>=1.10" is a requirement, not the installed torch.
   auto need = facts_of(read_paste("ImportError: You need torch>=1.10, but torch 1.9 is installed.\n"));

@@ -1127,5 +1127,37 @@ TEST(BuiltinRules, SpentSet26RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("Podman rootless with CUDA: it does not use the GPU; as root it does\n", "GS-HOST-067")) << "not an AMD container";
 }
 
+TEST(BuiltinRules, SpentSet27RulesNeedTheirContrast) {
+  // Near misses of the rules learned from held-back set 27.
+  auto& fires = error_text_fires;
+  const std::string semlock = "    sl = self._semlock = _multiprocessing.SemLock(\n";
+  EXPECT_TRUE(fires(semlock + "OSError: [Errno 28] No space left on device\n", "GS-MEM-386"));
+  EXPECT_FALSE(fires("OSError: [Errno 28] No space left on device: '/data/ckpt/model.safetensors'\n", "GS-MEM-386"))
+      << "a full disk, not shared memory";
+
+  machine_facts py313;
+  py313.coverage.partial = true;
+  py313.python.version = "3.13.7";
+  machine_facts py312 = py313;
+  py312.python.version = "3.12.9";
+  const std::string no_wheel = "ERROR: Could not find a version that satisfies the requirement torch==2.5.1 (from versions: 2.6.0+cu124)\n";
+  EXPECT_TRUE(has(builtin().match_error_text(no_wheel, py313), "GS-INST-702"));
+  EXPECT_FALSE(has(builtin().match_error_text(no_wheel, py312), "GS-INST-702")) << "3.12 has 2.5.1's wheels";
+  EXPECT_FALSE(fires(no_wheel, "GS-INST-702")) << "the Python version must be shown";
+  EXPECT_FALSE(has(builtin().match_error_text("ERROR: No matching distribution found for torch==2.7.0\n", py313), "GS-INST-702"));
+
+  EXPECT_TRUE(fires("Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file or directory: OCI runtime attempted "
+                    "to invoke a command that was not found\n", "GS-NV-961"));
+  EXPECT_FALSE(fires("Error: crun: cannot stat `/dev/nvidia-uvm`: No such file or directory\n", "GS-NV-961")) << "a device node";
+  EXPECT_TRUE(fires("error running hook #0: fork/exec /usr/bin/nvidia-cdi-hook: no such file or directory\n", "GS-NV-962"));
+
+  EXPECT_TRUE(fires("  File \"/usr/lib/python3/dist-packages/aiter/jit/utils/chip_info.py\", line 63\nKeyError: 'gfx1151'\n", "GS-SUP-629"));
+  EXPECT_FALSE(fires("KeyError: 'gfx_arch'\n", "GS-SUP-629")) << "a config key, not an arch";
+  EXPECT_FALSE(fires("KeyError: 'model.layers.0.mlp'\n", "GS-SUP-629"));
+
+  EXPECT_TRUE(fires("WARNING: Failed to find CUDA.\n", "GS-TRITON-600"));
+  EXPECT_FALSE(fires("NCCL WARN Failed to find CUDA library libcuda.so\n", "GS-TRITON-600"));
+}
+
 }  // namespace
 }  // namespace gs
