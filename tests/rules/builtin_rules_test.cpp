@@ -1157,6 +1157,13 @@ TEST(BuiltinRules, SpentSet27RulesNeedTheirContrast) {
 
   EXPECT_TRUE(fires("WARNING: Failed to find CUDA.\n", "GS-TRITON-600"));
   EXPECT_FALSE(fires("NCCL WARN Failed to find CUDA library libcuda.so\n", "GS-TRITON-600"));
+
+  EXPECT_TRUE(fires("Failed to load ZLUDA: Could not find module 'C:\\Python311\\bin\\rocblas.dll' (or one of its dependencies).\n",
+                    "GS-WIN-254"));
+  EXPECT_FALSE(fires("Failed to load ZLUDA: Could not find module 'C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\rocblas.dll' (or one of "
+                     "its dependencies).\n",
+                     "GS-WIN-254"))
+      << "the SDK's own folder: its dependency is missing, another cause";
 }
 
 }  // namespace
