@@ -1195,6 +1195,10 @@ TEST(BuiltinRules, SpentSet28RulesNeedTheirContrast) {
                     "decoding JSON: json: unknown field \"additionalGids\"\n", "GS-CONT-248"));
   EXPECT_TRUE(fires("Error: llama runner process has terminated: exit status 0xc0000139\n", "GS-WIN-255"));
   EXPECT_FALSE(fires("Error: llama runner process has terminated: exit status 0xc0000409\n", "GS-WIN-255"));
+  EXPECT_TRUE(fires("level=INFO source=gpu.go:604 msg=\"no nvidia devices detected by library /usr/lib64/libcuda.so.575.64.05\"\n",
+                    "GS-OLLAMA-281"));
+  EXPECT_FALSE(fires("level=INFO source=gpu.go:386 msg=\"no compatible GPUs were discovered\"\n", "GS-OLLAMA-281"));
+  EXPECT_TRUE(fires("ImportError: librocprofiler-sdk.so.1: cannot open shared object file: No such file or directory\n", "GS-ROCM-259"));
 }
 
 }  // namespace
