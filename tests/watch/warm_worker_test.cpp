@@ -444,6 +444,9 @@ TEST_F(WarmWorker, AFailedImportOrInlineFailureEndsOnlyThatStep) {
   const probe_spec* b = in_worker("t.after_fail");
   set(imp, {{"behave", "import"}, {"module", "gpustack_no_such_module_xyz"}});
   set(fail, {{"behave", "fail"}});
+  // No step here hangs, so a longer deadline costs nothing; the fixture's 1 s was missed once under
+  // ASan on a loaded machine (the missing-module import took 1.04 s of CPU) and read as a hang.
+  o_.limits.deadlines.override_all(10.0);
   run_summary s = run({imp, a, fail, b});
   ASSERT_EQ(s.results.size(), 4u);
 
