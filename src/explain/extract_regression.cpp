@@ -255,6 +255,26 @@ verdict heading_verdict(std::string_view t) {
 
 bool bullet(std::string_view t) { return !t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+'); }
 
+/// llama.cpp's (and ggml's) issue form asks for the "First Bad Commit" (issue_form.cpp labels the
+/// answer): a commit hash or a build number there is the reporter's bisection, the one before it
+/// the last good; "_No response_", "n/a" or prose give none. `t` is the trimmed, lower-cased line.
+struct first_bad {
+  std::string value;  // "5f0db95", "b4501"; empty: none
+  bool build = false;
+};
+first_bad first_bad_commit(std::string_view t) {
+  constexpr std::string_view kLabel = "first bad commit:";
+  if (t.rfind(kLabel, 0) != 0) return {};
+  std::string v = trim_copy(t.substr(kLabel.size()));
+  while (!v.empty() && (v.back() == '`' || v.back() == '.')) v.pop_back();
+  while (!v.empty() && v.front() == '`') v.erase(0, 1);
+  const bool hash = v.size() >= 7 && v.size() <= 40 && std::all_of(v.begin(), v.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }) &&
+                    std::any_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  const bool build = v.size() >= 4 && v[0] == 'b' && std::all_of(v.begin() + 1, v.end(), [](char c) { return scan::is_digit(c); });
+  if (!hash && !build) return {};
+  return {v, !hash};  // a hash spelled like a build ("b1234567") stays a commit
+}
+
 void propose_regression(paste_scan& s, const std::string& component, const std::string& good, size_t good_line,
                         const std::string& bad, size_t bad_line) {
   s.propose("regression.component", component, bad_line, "text", weight::prose);
@@ -324,11 +344,14 @@ void scan_regressions(paste_scan& s) {
   std::vector<version_mention> all;
   std::vector<size_t> line_of;
   verdict heading = verdict::none;  // of the bulleted list under way
+  first_bad bisected;  // llama.cpp's "First Bad Commit" answer, if any
+  size_t bisected_line = 0;
   for (size_t i = 0; i < s.lines.size(); ++i) {
     const std::string& l = s.lines[i];
     if (l.size() > 600) continue;
     std::string lower = lower_copy(l);
     std::string t = trim_copy(lower);
+    if (bisected.value.empty() && !(bisected = first_bad_commit(t)).value.empty()) bisected_line = i;
     if (verdict h = t.empty() ? verdict::none : heading_verdict(t); h != verdict::none) {
       heading = h;
       continue;
@@ -367,20 +390,10 @@ void scan_regressions(paste_scan& s) {
       propose_regression(s, all[b].component, "the release before " + all[b].version, line_of[b], all[b].version, line_of[b]);
       return;
     }
-  // llama.cpp's (and ggml's) issue form asks for the "First Bad Commit" (issue_form.cpp labels the
-  // answer): a commit hash or a build number there is the reporter's bisection, the one before it
-  // the last good; "_No response_", "n/a" or prose give nothing.
-  for (size_t i = 0; i < s.lines.size(); ++i) {
-    std::string t = trim_copy(lower_copy(s.lines[i]));
-    if (t.rfind("first bad commit:", 0) != 0) continue;
-    std::string v = trim_copy(t.substr(17));
-    while (!v.empty() && (v.back() == '`' || v.back() == '.')) v.pop_back();
-    while (!v.empty() && v.front() == '`') v.erase(0, 1);
-    const bool hash = v.size() >= 7 && v.size() <= 40 && std::all_of(v.begin(), v.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }) &&
-                      std::any_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-    const bool build = v.size() >= 4 && v[0] == 'b' && std::all_of(v.begin() + 1, v.end(), [](char c) { return scan::is_digit(c); });
-    if (!hash && !build) continue;
-    propose_regression(s, "llama.cpp", (hash ? "the commit before " : "the build before ") + v, i, v, i);
+  // The reporter's bisection from llama.cpp's form, read in the pass above.
+  if (!bisected.value.empty()) {
+    propose_regression(s, "llama.cpp", (bisected.build ? "the build before " : "the commit before ") + bisected.value,
+                       bisected_line, bisected.value, bisected_line);
     return;
   }
   scan_unnamed_contrast(s);

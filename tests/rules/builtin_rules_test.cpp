@@ -595,14 +595,17 @@ bool has(const std::vector<finding>& fs, const std::string& id, const finding** 
   return false;
 }
 
+/// A paste's facts with nothing shown: facts it does not show are unknown, not absent.
+machine_facts a_paste() {
+  machine_facts m;
+  m.coverage.partial = true;
+  return m;
+}
+
 /// Whether rule `id` fires on error `text` from a machine the paste tells nothing about (partial
 /// facts: unknown is not false), as `explain` meets a bare report: the near-miss tests' question.
 bool error_text_fires(const std::string& text, const char* id) {
-  static const machine_facts unknown = [] {
-    machine_facts m;
-    m.coverage.partial = true;
-    return m;
-  }();
+  static const machine_facts unknown = a_paste();
   return has(builtin().match_error_text(text, unknown), id);
 }
 
@@ -698,8 +701,7 @@ TEST(BuiltinRules, EveryRuleExplainsItself) {
 TEST(BuiltinRules, EveryErrorTextPatternMatchesThroughMatchErrorText) {
   // On facts that decide nothing (pasted text that names no GPU or version), each substring
   // pattern, with the rule's plain match_requires beside it, must name its rule.
-  machine_facts nothing_known;
-  nothing_known.coverage.partial = true;
+  machine_facts nothing_known = a_paste();
   int patterns = 0;
   for (const rule& r : builtin().rules()) {
     std::string context;
@@ -768,8 +770,7 @@ TEST(BuiltinRules, FlashAttnRdnaRuleLeavesAnMi100PasteAlone) {
   // stay silent where the card is an MI100 (gfx908, CDNA: ROCm/flash-attention#24) and fire where
   // nothing says which card it is.
   const std::string refusal = "RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.";
-  machine_facts unknown;
-  unknown.coverage.partial = true;  // a paste: facts it does not show are unknown, not absent
+  machine_facts unknown = a_paste();
   EXPECT_TRUE(has(builtin().match_error_text(refusal, unknown), "GS-PKG-001"));
   EXPECT_FALSE(has(builtin().match_error_text("what about the MI100 gpu (gfx908)?\n" + refusal, unknown), "GS-PKG-001"));
 }
@@ -780,8 +781,7 @@ TEST(BuiltinRules, ABf16RefusalOnAnAmpereInstanceIsNotCalledPreAmpere) {
   // A paste that only compares GPUs in prose keeps it (the facts decide there).
   const std::string refusal = "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU "
                               "with cuda>=11.0\n";
-  machine_facts unknown;
-  unknown.coverage.partial = true;
+  machine_facts unknown = a_paste();
   EXPECT_TRUE(has(builtin().match_error_text(refusal, unknown), "GS-CUDA-010"));
   EXPECT_FALSE(has(builtin().match_error_text("Training on a Colab L4 instance\n" + refusal, unknown), "GS-CUDA-010"));
   EXPECT_FALSE(has(builtin().match_error_text("GPU: NVIDIA RTX 4090\n" + refusal, unknown), "GS-CUDA-010"));
@@ -792,8 +792,7 @@ TEST(BuiltinRules, AnUnresolvableCdiDeviceWithTheSpecListedIsNotAMissingSpec) {
   // GS-NV-212 says "generate the CDI spec"; a paste whose `nvidia-ctk cdi list` shows the devices
   // has one, and the engine's failure to read it is another cause.
   const std::string err = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n";
-  machine_facts unknown;
-  unknown.coverage.partial = true;
+  machine_facts unknown = a_paste();
   EXPECT_TRUE(has(builtin().match_error_text(err, unknown), "GS-NV-212"));
   EXPECT_FALSE(has(builtin().match_error_text("INFO[0000] Found 3 CDI devices\nnvidia.com/gpu=all\n" + err, unknown), "GS-NV-212"));
 }
@@ -896,8 +895,7 @@ TEST(BuiltinRules, SpentSet22RulesNeedTheirContrast) {
 
   const std::string e35 = "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\n";
   auto fires_with = [&](const std::string& text, const char* id) {
-    machine_facts f;
-    f.coverage.partial = true;
+    machine_facts f = a_paste();
     f.stack.nvidia_driver = "550.78";
     return has(builtin().match_error_text(text, f), id);
   };
@@ -1056,8 +1054,7 @@ TEST(BuiltinRules, SpentSet25MissesNeedTheirContrast) {
                      "  cudaMemGetInfo(free, total)\n",
                      "GS-HIP-602"))
       << "an NVIDIA build's memory query";
-  machine_facts new_kernel;
-  new_kernel.coverage.partial = true;
+  machine_facts new_kernel = a_paste();
   new_kernel.host.kernel = "6.8.0-49-generic";
   EXPECT_FALSE(has(builtin().match_error_text(memquery, new_kernel), "GS-HIP-602")) << "a 6.x kernel is not the cause";
 }
@@ -1135,8 +1132,7 @@ TEST(BuiltinRules, SpentSet27RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("OSError: [Errno 28] No space left on device: '/data/ckpt/model.safetensors'\n", "GS-MEM-386"))
       << "a full disk, not shared memory";
 
-  machine_facts py313;
-  py313.coverage.partial = true;
+  machine_facts py313 = a_paste();
   py313.python.version = "3.13.7";
   machine_facts py312 = py313;
   py312.python.version = "3.12.9";
