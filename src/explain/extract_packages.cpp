@@ -323,8 +323,9 @@ void mentions(paste_scan& s, size_t i, const std::string& line) {
         return true;
       };
       for (bool moved = true; moved && q < l.size();) {
+        // "torch.__version__ = 2.1.2+cu118": the attribute Python prints it from
         moved = skip(" ") || skip("`") || skip("==") || skip("=") || skip(":") || skip(" version") || skip("version") ||
-                skip("@") || skip_note();
+                skip(".__version__") || skip("@") || skip_note();
       }
       if (q < l.size() && l[q] == 'v' && q + 1 < l.size() && std::isdigit(static_cast<unsigned char>(l[q + 1]))) ++q;
       if (q >= l.size() || !std::isdigit(static_cast<unsigned char>(l[q]))) continue;

@@ -230,6 +230,16 @@ TEST(PasteRead, WhatPipSaysWhileInstalling) {
   EXPECT_TRUE(f["pkg.torch"] == "2.5.1+cu124" || f["pkg.torch"] == "2.5.1+rocm6.2") << f["pkg.torch"];
 }
 
+TEST(PasteRead, AVersionWrittenAsTheModuleAttribute) {
+  // flash-attention#1480: "torch.__version__  = 2.1.2+cu118"; the attribute is where Python keeps it
+  auto f = facts_of(read_paste("torch.__version__  = 2.1.2+cu118\ntransformers.__version__: 4.46.2\n"));
+  EXPECT_EQ(f["pkg.torch"], "2.1.2+cu118");
+  EXPECT_EQ(f["torch.cuda"], "11.8");
+  EXPECT_EQ(f["pkg.transformers"], "4.46.2");
+  // an attribute that is not the version names none
+  EXPECT_EQ(facts_of(read_paste("torch.__file__ = 2.1.2\n")).count("pkg.torch"), 0u);
+}
+
 TEST(PasteRead, EnvironmentShapes) {
   paste_reading r = read_paste(
       "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nset CUDA_VISIBLE_DEVICES=1\n$env:PYTORCH_CUDA_ALLOC_CONF=\"expandable_segments:True\"\n"
