@@ -1197,5 +1197,53 @@ TEST(BuiltinRules, SpentSet28RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("ImportError: librocprofiler-sdk.so.1: cannot open shared object file: No such file or directory\n", "GS-ROCM-259"));
 }
 
+TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
+  // Near misses of the rules learned from spent set 28 and of set 29's wrong answers, mended.
+  auto& fires = error_text_fires;
+  const std::string py2 = "ImportError: /opt/rocm-3.7.0/lib/migraphx.so: undefined symbol: _Py_ZeroStruct\n";
+  EXPECT_TRUE(fires(py2, "GS-INST-703"));
+  EXPECT_FALSE(fires(py2, "GS-INST-700")) << "the Python C API names its own cause";
+  EXPECT_FALSE(fires("ImportError: libtorch_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n", "GS-INST-703"))
+      << "a C++ symbol is two builds of a library, not the interpreter";
+
+  // Rules that need the paste to show where it ran (when_shown): the host facts a paste gave.
+  auto fires_on = [](const std::string& text, const char* id, void (*shown)(machine_facts&)) {
+    machine_facts m = a_paste();
+    shown(m);
+    return has(builtin().match_error_text(text, m), id);
+  };
+  auto wsl = [](machine_facts& m) { m.host.container_kind = "wsl"; };
+  auto linux_host = [](machine_facts& m) { m.host.os_id = "ubuntu"; };
+  auto windows = [](machine_facts& m) { m.host.os_id = "windows"; };
+  const std::string ollama = "WARNING: No NVIDIA/AMD GPU detected. Ollama will run in CPU-only mode.\n";
+  EXPECT_TRUE(fires_on(ollama, "GS-WSL-715", wsl));
+  EXPECT_FALSE(fires_on("| NVIDIA-SMI 546.33   Driver Version: 546.33   CUDA Version: 12.3 |\n" + ollama, "GS-WSL-715", wsl))
+      << "nvidia-smi works in WSL: only the installer's check";
+  EXPECT_FALSE(fires_on(ollama, "GS-WSL-715", linux_host)) << "native Linux is GS-OLLAMA-204's";
+  EXPECT_FALSE(fires(ollama, "GS-WSL-715")) << "a paste that does not show WSL";
+
+  const std::string webui = "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS\n";
+  EXPECT_TRUE(fires_on("GPU: Radeon RX 9070\n" + webui, "GS-WIN-256", windows));
+  EXPECT_FALSE(fires_on("GPU: Radeon RX 9070, ZLUDA\n" + webui, "GS-WIN-256", windows)) << "ZLUDA runs a CUDA torch on purpose";
+  EXPECT_FALSE(fires_on("GPU: Radeon RX 9070\n" + webui, "GS-WIN-256", linux_host)) << "Linux has ROCm torch wheels with their own failures";
+
+  const std::string enomem = "ROCk module is loaded\nUnable to open /dev/kfd read-write: Cannot allocate memory\n";
+  EXPECT_TRUE(fires("Installing CUDA Toolkit broke ROCm installation\n" + enomem, "GS-AMDGPU-020"));
+  EXPECT_FALSE(fires("Installing CUDA Toolkit broke ROCm installation\n" + enomem, "GS-ROCM-303")) << "no torch in sight";
+  EXPECT_TRUE(fires("my ROCm setup: pip install -r requirements.txt installs the CUDA versions of torch\n", "GS-ROCM-303"));
+  EXPECT_FALSE(fires(enomem + "[ 3.5] kfd kfd: amdgpu: PITCAIRN  not supported in kfd\n", "GS-AMDGPU-020")) << "the specific reason wins";
+
+  const std::string nvrtc = "nvrtc: error: invalid value for --gpu-architecture (-arch)\n";
+  EXPECT_TRUE(fires("Device #1: Kernel /usr/local/share/hashcat/OpenCL/shared.cl build failed.\n" + nvrtc, "GS-CUDA-968"));
+  EXPECT_FALSE(fires("Device #1: Kernel /usr/local/share/hashcat/OpenCL/shared.cl build failed.\n" + nvrtc, "GS-TORCH-019"));
+  EXPECT_TRUE(fires("import torch\n" + nvrtc, "GS-TORCH-019"));
+  EXPECT_FALSE(fires("import torch\n" + nvrtc, "GS-CUDA-968"));
+
+  const std::string fault = "Memory access fault by GPU node-1 (Agent handle: 0x55) on address 0x65. Reason: Page not present or supervisor privilege\n";
+  EXPECT_TRUE(fires("the miner on my rig of 9 RX 6600\n" + fault, "GS-HOST-068"));
+  EXPECT_FALSE(fires("the miner on my rig of 9 RX 6600\n" + fault, "GS-HIP-398"));
+  EXPECT_FALSE(fires("training Llama on an RX 7900 XTX\n" + fault, "GS-HOST-068"));
+}
+
 }  // namespace
 }  // namespace gs
