@@ -1243,6 +1243,15 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("the miner on my rig of 9 RX 6600\n" + fault, "GS-HOST-068"));
   EXPECT_FALSE(fires("the miner on my rig of 9 RX 6600\n" + fault, "GS-HIP-398"));
   EXPECT_FALSE(fires("training Llama on an RX 7900 XTX\n" + fault, "GS-HOST-068"));
+
+  EXPECT_TRUE(fires("CUDA Error:\n    Error code: 98\n    Error text: invalid device function\n", "GS-CUDA-969"));
+  EXPECT_FALSE(fires("RuntimeError: HIP error: invalid device function\n", "GS-CUDA-969")) << "HIP's words on an AMD GPU";
+  const std::string int8 = "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n";
+  EXPECT_TRUE(fires("faster_whisper on my RTX 5080\n" + int8, "GS-CUDA-970"));
+  EXPECT_FALSE(fires("faster_whisper on my GTX 1080\n" + int8, "GS-CUDA-970")) << "not the Blackwell int8 gap";
+  EXPECT_TRUE(fires("Error: stat nvidia.com/gpu=all: no such file or directory\n", "GS-CONT-249"));
+  EXPECT_FALSE(fires("Error: stat /dev/nvidia0: no such file or directory\n", "GS-CONT-249")) << "a real device path";
+  EXPECT_TRUE(fires("Could not start backend: Runtime compute cap 75 is not compatible with compile time compute cap 80\n", "GS-APP-700"));
 }
 
 }  // namespace
