@@ -4,7 +4,7 @@
 # LoRA ranks 8/16/64, with the clocks they ran at. docs/blas.md.
 #   here:   cp build/gpustack DIR/ && scripts/pack-for-device.sh DIR   -> .carry (stripped binary)
 #   device: bash scripts/h200-blas.sh [MODEL...]   (carry [".carry"]; default both models)
-# One run per model and dtype (gemma4-31b's 107 GEMMs with their checks: ~35 s per dtype on a 16-core host).
+# One run per model and dtype (gemma4-31b: ~22 s per dtype on a 16-core host, half of it drawing and uploading the seeded inputs).
 # Writes $OUT/blas/: <model>-<probe>.json/.txt, clocks.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2

@@ -1252,6 +1252,21 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("Error: stat nvidia.com/gpu=all: no such file or directory\n", "GS-CONT-249"));
   EXPECT_FALSE(fires("Error: stat /dev/nvidia0: no such file or directory\n", "GS-CONT-249")) << "a real device path";
   EXPECT_TRUE(fires("Could not start backend: Runtime compute cap 75 is not compatible with compile time compute cap 80\n", "GS-APP-700"));
+
+  const std::string insufficient = "in a docker container: RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version\n";
+  auto driver = [](const char* v) { return [v](machine_facts& m) { m.stack.nvidia_driver = v; }; };
+  auto check_driver = [&](const char* v, const char* id) {
+    machine_facts m = a_paste();
+    driver(v)(m);
+    return has(builtin().match_error_text(insufficient, m), id);
+  };
+  EXPECT_TRUE(check_driver("565.77", "GS-CONT-250"));
+  EXPECT_FALSE(check_driver("565.77", "GS-NV-007")) << "the container, not the driver";
+  EXPECT_FALSE(check_driver("470.82", "GS-CONT-250")) << "a driver older than CUDA 12 may really be too old";
+  EXPECT_TRUE(check_driver("470.82", "GS-NV-007"));
+  EXPECT_FALSE(fires(insufficient, "GS-CONT-250")) << "no driver shown: the generic answer";
+  EXPECT_TRUE(fires("ComfyUI-Zluda\\venv\nRuntimeError: GET was unable to find an engine to execute this computation\n", "GS-WIN-257"));
+  EXPECT_FALSE(fires("RuntimeError: GET was unable to find an engine to execute this computation\n", "GS-WIN-257")) << "no ZLUDA";
 }
 
 }  // namespace
