@@ -1267,6 +1267,11 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_FALSE(fires(insufficient, "GS-CONT-250")) << "no driver shown: the generic answer";
   EXPECT_TRUE(fires("ComfyUI-Zluda\\venv\nRuntimeError: GET was unable to find an engine to execute this computation\n", "GS-WIN-257"));
   EXPECT_FALSE(fires("RuntimeError: GET was unable to find an engine to execute this computation\n", "GS-WIN-257")) << "no ZLUDA";
+  const std::string hipfile = "ERROR:libhipfile.so.0: cannot open shared object file: No such file or directory\n";
+  EXPECT_TRUE(fires("since the 10.1.0a20260811 nightly\n" + hipfile, "GS-ROCM-266"));
+  EXPECT_FALSE(fires("since the 10.1.0a20260811 nightly\n" + hipfile, "GS-ROCM-259")) << "the wheel's preload list, not /opt/rocm";
+  EXPECT_TRUE(fires("rocminfo\n" + hipfile, "GS-ROCM-259")) << "a system install";
+  EXPECT_FALSE(fires("rocminfo\n" + hipfile, "GS-ROCM-266"));
 }
 
 }  // namespace
