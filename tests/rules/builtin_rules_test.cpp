@@ -1272,6 +1272,14 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("since the 10.1.0a20260811 nightly\n" + hipfile, "GS-ROCM-259")) << "the wheel's preload list, not /opt/rocm";
   EXPECT_TRUE(fires("rocminfo\n" + hipfile, "GS-ROCM-259")) << "a system install";
   EXPECT_FALSE(fires("rocminfo\n" + hipfile, "GS-ROCM-266"));
+  auto polaris = [](machine_facts& m) {
+    m.gpus.push_back({});
+    m.gpus.back().vendor = "amd";
+    m.gpus.back().arch = "gfx803";
+  };
+  EXPECT_TRUE(fires_on("ninja: error: unknown target 'ggml-hip', did you mean 'ggml-cpu'\n", "GS-SUP-630", polaris));
+  EXPECT_FALSE(fires_on("ggml_vulkan: Found 1 Vulkan devices: RX 580, and ollama is slow\n", "GS-SUP-630", polaris)) << "already on Vulkan";
+  EXPECT_FALSE(fires("ninja: error: unknown target 'ggml-hip', did you mean 'ggml-cpu'\n", "GS-SUP-630")) << "no gfx8 card shown";
 }
 
 }  // namespace
