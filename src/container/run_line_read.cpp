@@ -106,6 +106,27 @@ void read_option(const std::string& opt, const std::string& value, container_inf
   }
 }
 
+/// A one-off look inside the image, not the workload: `docker run --rm --entrypoint bash IMG -c
+/// "find / -name 'libllama*'"` (kyuz0/amd-strix-halo-toolboxes#94 lists the image's libraries this
+/// way). It passes no GPU because it needs none, so its missing devices are not the report's cause.
+/// An interactive shell (`--entrypoint bash` with no -c) is where the workload may run next, so
+/// only a shell given a one-line -c command, or a file tool, counts.
+template <size_t N>
+bool is_one_of(std::string_view path, const std::string_view (&names)[N]) {
+  std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  for (std::string_view t : names)
+    if (base == t) return true;
+  return false;
+}
+constexpr std::string_view kShells[] = {"bash", "sh", "ash", "zsh"};
+constexpr std::string_view kFileTools[] = {"find", "ls", "cat", "ldd", "which", "stat"};
+
+bool inspection_run(const std::string& entrypoint, const std::vector<std::string>& words, size_t image_at) {
+  const bool command_c = image_at + 1 < words.size() && words[image_at + 1] == "-c";
+  if (!entrypoint.empty()) return is_one_of(entrypoint, kFileTools) || (is_one_of(entrypoint, kShells) && command_c);
+  return image_at + 1 < words.size() && is_one_of(words[image_at + 1], kFileTools);
+}
+
 }  // namespace
 
 container_spec run_lines(std::string_view text) {
@@ -117,6 +138,7 @@ container_spec run_lines(std::string_view text) {
   // alias drun='docker run -it --device=/dev/kfd ...' (AMD's guides use one): later lines that
   // start with the alias are read with it expanded.
   std::map<std::string, std::string> aliases;
+  int inspections = 0;  // one-off looks inside an image (inspection_run), not read as workloads
   auto read_one = [&](const std::string& line, int at) {
     std::vector<std::string> words = shell_words(line);
     if (words.size() >= 2 && words[0] == "alias") {
@@ -139,6 +161,7 @@ container_spec run_lines(std::string_view text) {
     c.engine = engine;
     c.line = at;
     c.runtime_known = true;
+    std::string entrypoint;
     for (; i < words.size(); ++i) {
       const std::string& w = words[i];
       if (w == "--") { ++i; break; }
@@ -151,9 +174,14 @@ container_spec run_lines(std::string_view text) {
       std::string opt = w.rfind("--", 0) == 0 && eq != std::string::npos ? w.substr(0, eq) : w;
       if (!takes_value(opt)) continue;
       std::string value = opt.size() < w.size() ? w.substr(eq + 1) : (i + 1 < words.size() ? words[++i] : "");
+      if (opt == "--entrypoint") entrypoint = value;
       read_option(opt, value, c);
     }
     if (i < words.size()) c.image = words[i];
+    if (i < words.size() && inspection_run(entrypoint, words, i)) {
+      ++inspections;
+      return;
+    }
     if (c.gpu_request.empty() && c.runtime == "nvidia") c.gpu_request = "--runtime nvidia";
     read_image_stack(c);
     spec.containers.push_back(std::move(c));
@@ -173,7 +201,9 @@ container_spec run_lines(std::string_view text) {
     joined.clear();
   }
   if (!joined.empty()) read_one(joined, start);
-  if (spec.containers.empty()) spec.error = "no `docker run` or `podman run` command in it";
+  if (spec.containers.empty())
+    spec.error = inspections > 0 ? "only one-off looks inside an image (a shell or file tool as the command), no workload to check"
+                                 : "no `docker run` or `podman run` command in it";
   return spec;
 }
 

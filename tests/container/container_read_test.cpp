@@ -163,6 +163,19 @@ TEST(ContainerRead, ACdiDeviceNameIsAGpuRequest) {
   EXPECT_EQ(only(s).gpu_request, "");
 }
 
+TEST(ContainerRead, AOneOffLookInsideTheImageIsNotTheWorkload) {
+  // kyuz0/amd-strix-halo-toolboxes: the reporter listed the image's libraries this way; it passes
+  // no GPU because it needs none.
+  container_spec s = read_container_spec("docker run --rm -it --entrypoint bash kyuz0/amd-strix-halo-toolboxes:rocm-7.2.3 "
+                                         "-c \"find / -name 'libllama*.so*' 2>/dev/null\"\n", "run");
+  EXPECT_TRUE(s.containers.empty());
+  EXPECT_NE(s.error.find("one-off"), std::string::npos) << s.error;
+  EXPECT_TRUE(read_container_spec("docker run --rm rocm/pytorch ls /opt/rocm/lib\n", "run").containers.empty());
+  // an interactive shell is where the workload runs next: still read
+  EXPECT_EQ(read_container_spec("docker run -it --entrypoint /bin/bash rocm/pytorch\n", "run").containers.size(), 1u);
+  EXPECT_EQ(read_container_spec("docker run -it --device /dev/kfd rocm/pytorch bash\n", "run").containers.size(), 1u);
+}
+
 TEST(ContainerRead, ComposeReadsServicesMergeKeysAndTypos) {
   const char* text = R"(x-gpu: &gpu
   devices:

@@ -1282,5 +1282,35 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("ninja: error: unknown target 'ggml-hip', did you mean 'ggml-cpu'\n", "GS-SUP-630")) << "no gfx8 card shown";
 }
 
+TEST(BuiltinRules, SpentSet30RulesNeedTheirContrast) {
+  // Set 30's wrong answers, mended, and their near misses.
+  auto& fires = error_text_fires;
+  EXPECT_TRUE(fires("llama-server: error while loading shared libraries: libllama-server-impl.so: cannot open shared object file: No such "
+                    "file or directory\n", "GS-LLAMA-604"));
+  EXPECT_FALSE(fires("python: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file\n", "GS-LLAMA-604"));
+
+  auto rdna1_on = [](const char* kernel) {
+    machine_facts m = a_paste();
+    m.gpus.push_back({});
+    m.gpus.back().vendor = "amd";
+    m.gpus.back().arch = "gfx1012";
+    m.host.kernel = kernel;
+    return has(builtin().match_error_text("devProgram.load() failed with buildLog=Error: Freezing the executable failed: "
+                                          "HSA_STATUS_ERROR_OUT_OF_RESOURCES\n", m), "GS-AMDGPU-021");
+  };
+  EXPECT_TRUE(rdna1_on("6.12.101+deb13-amd64"));
+  EXPECT_FALSE(rdna1_on("6.8.0-49-generic")) << "kernels before 6.12 do not validate the CWSR area";
+
+  const std::string cpu = "[InvokeAI]::INFO --> Using torch device: CPU\n";
+  EXPECT_TRUE(fires("GPU model: RX 7900 XTX (ROCm)\nThe installed version of bitsandbytes was compiled without GPU support.\n" + cpu, "GS-ROCM-268"));
+  EXPECT_FALSE(fires("GPU model: RX 7900 XTX (ROCm)\nThe installed version of bitsandbytes was compiled without GPU support.\n" + cpu, "GS-BNB-005"))
+      << "bitsandbytes' message is the consequence";
+  EXPECT_FALSE(fires("GPU: RTX 4090\n" + cpu, "GS-ROCM-268")) << "no AMD GPU in sight";
+
+  EXPECT_TRUE(fires("Forge AMD 7900xtx. Rocm 6.2.4 and Rocm 6.1.2 doesn't work. Rocm 5.7.1 Works\n", "GS-WIN-258"));
+  EXPECT_FALSE(fires("Forge AMD 7900xtx. Rocm 6.2.4 and Rocm 6.1.2 doesn't work. Rocm 5.7.1 Works\n", "GS-REG-201"));
+  EXPECT_FALSE(fires("vLLM on ROCm 6.2.4 doesn't work, ROCm 6.1.2 works\n", "GS-WIN-258")) << "no ZLUDA web UI";
+}
+
 }  // namespace
 }  // namespace gs
