@@ -225,6 +225,14 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
   else if (lower.find("wsl2") != std::string::npos)
     s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
+  // A command the reporter ran inside a container ("rocminfo inside of docker shows Permission
+  // denied", lemonade#2799; "docker exec ... rocminfo"): the device nodes' groups are the container's
+  // question (GS-HOST-008's --group-add), not the host's usermod.
+  else if (static constexpr std::string_view inside[] = {"inside of docker", "inside docker", "inside the docker",
+                                                         "inside the container", "inside a container", "inside of the container",
+                                                         "inside my container", "docker exec ", "podman exec "};
+           std::any_of(std::begin(inside), std::end(inside), [&](std::string_view w) { return lower.find(w) != std::string::npos; }))
+    s.propose("host.container_kind", lower.find("podman") != std::string::npos ? "podman" : "docker", i, "text", weight::prose);
   // OS: collect_env's "OS: Ubuntu 22.04.4 LTS (x86_64)" (host.os_pretty) and prose "Ubuntu 24.04".
   static constexpr std::pair<std::string_view, std::string_view> distros[] = {
       {"ubuntu", "ubuntu"}, {"debian", "debian"}, {"fedora", "fedora"}, {"rhel", "rhel"}, {"red hat enterprise", "rhel"},

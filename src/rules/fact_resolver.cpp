@@ -583,6 +583,9 @@ bool fact_is_unknown(std::string_view key, const fact_context& c, bool is_set) {
       "issue.", "mask.", "amdgpu.", "rocm.installs", "python.found", "python.interpreter",
       "python.env_kind", "hip.runtime_source", "gpu.libs_", "gpu.kfd_node", "gpu.index", "gpu.gfx_target_version",
       "gpu.source", "host.in_container"};
+  // ... except a container the paste names as where its commands ran ("rocminfo inside of docker"):
+  // the reader sets the kind, and with it whether the process is in a container.
+  if (key == "host.in_container" && !c.facts->host.container_kind.empty() && c.facts->host.container_kind != "wsl") return false;
   for (std::string_view prefix : machine_only)
     if (key.rfind(prefix, 0) == 0) return true;
   if (key.rfind("container.", 0) == 0) {  // known where the spec says it; how it runs only from a run line, compose, k8s

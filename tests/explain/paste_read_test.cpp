@@ -240,6 +240,14 @@ TEST(PasteRead, AVersionWrittenAsTheModuleAttribute) {
   EXPECT_EQ(facts_of(read_paste("torch.__file__ = 2.1.2\n")).count("pkg.torch"), 0u);
 }
 
+TEST(PasteRead, ACommandRunInsideAContainerPlacesThePaste) {
+  // lemonade#2799: the device error was seen inside the container, so its groups are the container's
+  auto f = facts_of(read_paste("rocminfo inside of docker shows Permission denied for /dev/kfd and /dev/dri\n"));
+  EXPECT_EQ(f["host.container_kind"], "docker");
+  EXPECT_EQ(facts_of(read_paste("podman exec -it llm rocminfo\n"))["host.container_kind"], "podman");
+  EXPECT_EQ(facts_of(read_paste("rocminfo shows Permission denied for /dev/kfd\n")).count("host.container_kind"), 0u);
+}
+
 TEST(PasteRead, EnvironmentShapes) {
   paste_reading r = read_paste(
       "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nset CUDA_VISIBLE_DEVICES=1\n$env:PYTORCH_CUDA_ALLOC_CONF=\"expandable_segments:True\"\n"
