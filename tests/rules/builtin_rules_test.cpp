@@ -476,7 +476,22 @@ const std::vector<rule_case>& cases() {
       {"GS-ROCM-003", [] { return r9700(); }, [] { return r9700(); }, severity::fail,
        "\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"",
        "hipErrorOutOfMemory: out of memory"},
-      {"GS-CUDA-004", [] { return h200(); }, [] { return h200(); }, severity::fail,
+      // with no torch in sight the general rule; with a torch that carries the GPU's arch the kernel
+      // that lacks an image is an extension's (GS-CUDA-971)
+      {"GS-CUDA-004",
+       [] {
+         machine_facts m = h200();
+         m.python.torch_cuda.clear();
+         return m;
+       },
+       [] {
+         machine_facts m = h200();
+         m.python.torch_cuda.clear();
+         return m;
+       },
+       severity::fail, "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+       "RuntimeError: CUDA error: an illegal memory access was encountered"},
+      {"GS-CUDA-971", [] { return h200(); }, [] { return h200(); }, severity::fail,
        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
        "RuntimeError: CUDA error: an illegal memory access was encountered"},
       {"GS-BNB-005", [] { return amd_pkg("bitsandbytes", "0.44.1"); }, [] { return amd_pkg("bitsandbytes", "0.44.1"); },
