@@ -1325,6 +1325,34 @@ TEST(BuiltinRules, SpentSet30RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("Forge AMD 7900xtx. Rocm 6.2.4 and Rocm 6.1.2 doesn't work. Rocm 5.7.1 Works\n", "GS-WIN-258"));
   EXPECT_FALSE(fires("Forge AMD 7900xtx. Rocm 6.2.4 and Rocm 6.1.2 doesn't work. Rocm 5.7.1 Works\n", "GS-REG-201"));
   EXPECT_FALSE(fires("vLLM on ROCm 6.2.4 doesn't work, ROCm 6.1.2 works\n", "GS-WIN-258")) << "no ZLUDA web UI";
+  EXPECT_FALSE(fires("Radeon 780M (gfx1103): Ollama v0.11.6 falls back to CPU\n", "GS-ROCM-268")) << "Ollama has no torch";
+  EXPECT_TRUE(fires("InvokeAI on my AMD R9700 still falls back to CPU, does not detect my GPU\n", "GS-ROCM-268"));
+}
+
+TEST(BuiltinRules, SpentSet31RulesNeedTheirContrast) {
+  // Set 31's wrong answers, mended, and their near misses.
+  auto& fires = error_text_fires;
+  const std::string denied = "Looking in indexes: https://download.pytorch.org/whl/rocm6.2.4\nERROR: Could not find a version that "
+                             "satisfies the requirement torch (from versions: none)\n";
+  EXPECT_TRUE(fires(denied + "Opening the URL in a browser shows AccessDenied\n", "GS-ROCM-269"));
+  EXPECT_FALSE(fires(denied, "GS-ROCM-269")) << "an index that exists but has no wheel for this Python";
+  const std::string mla = "ImportError('/usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so: undefined symbol: "
+                          "_Z18cutlass_mla_decodeRKN2at6TensorE')\n";
+  EXPECT_TRUE(fires("WARNING [rocm.py:29] Failed to import from vllm._C with " + mla, "GS-VLLM-212"));
+  EXPECT_FALSE(fires("WARNING [rocm.py:29] Failed to import from vllm._C with " + mla, "GS-INST-700"));
+  EXPECT_FALSE(fires("on an H100: " + mla, "GS-VLLM-212")) << "a CUDA build: another cause";
+  const std::string cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0\n";
+  EXPECT_TRUE(fires("$ sudo podman run --device=nvidia.com/gpu=0 works\nRunning podman as non root user, I get:\n" + cdi, "GS-CONT-251"));
+  EXPECT_FALSE(fires("$ sudo podman run --device=nvidia.com/gpu=0 works\nRunning podman as non root user, I get:\n" + cdi, "GS-NV-212"));
+  EXPECT_FALSE(fires(cdi, "GS-CONT-251")) << "no root/rootless contrast: maybe no spec at all";
+  const std::string igpu = "msg=\"dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1\"\n";
+  EXPECT_TRUE(fires(igpu + "  id=1 library=Vulkan name=Vulkan1 description=\"NVIDIA GeForce RTX 4080 Laptop GPU\"\n", "GS-OLLAMA-282"));
+  EXPECT_FALSE(fires(igpu + "  id=0 library=Vulkan name=Vulkan0 description=\"AMD Radeon 890M Graphics\"\n", "GS-OLLAMA-282"))
+      << "a real iGPU is GS-OLLAMA-206's";
+  EXPECT_TRUE(fires("no kernel image is available for execution on the device flash-attention/csrc/layer_norm/ln_fwd_kernels.cuh 236\n",
+                    "GS-ATTN-209"));
+  EXPECT_TRUE(fires("The procedure entry point ?x@@ could not be located in the dynamic link library "
+                    "C:\\ComfyUI\\python_embeded\\Lib\\site-packages\\xformers\\_C.pyd\n", "GS-EXT-536"));
 }
 
 }  // namespace
