@@ -9,7 +9,7 @@
 namespace gs {
 
 std::string container_spec_kind(std::string_view file_name, std::string_view text) {
-  std::string base = scan::lower(file_name.substr(file_name.rfind('/') == std::string_view::npos ? 0 : file_name.rfind('/') + 1));
+  std::string base = scan::lower(scan::last_path_part(file_name));
   bool yaml = base.ends_with(".yml") || base.ends_with(".yaml");
   if (base.rfind("dockerfile", 0) == 0 || base.rfind("containerfile", 0) == 0 || base.ends_with(".dockerfile"))
     return "dockerfile";

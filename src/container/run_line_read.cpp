@@ -52,7 +52,7 @@ size_t run_start(std::vector<std::string>& words, std::string& engine) {
       return 1;
     }
     std::string_view w = words[i];
-    std::string_view base = w.substr(w.rfind('/') == std::string_view::npos ? 0 : w.rfind('/') + 1);
+    std::string_view base = scan::last_path_part(w);
     if (base != "docker" && base != "podman" && base != "nerdctl") continue;
     size_t j = i + 1;
     if (words[j] == "container" && j + 1 < words.size()) ++j;
@@ -113,9 +113,8 @@ void read_option(const std::string& opt, const std::string& value, container_inf
 /// only a shell given a one-line -c command, or a file tool, counts.
 template <size_t N>
 bool is_one_of(std::string_view path, const std::string_view (&names)[N]) {
-  std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
   for (std::string_view t : names)
-    if (base == t) return true;
+    if (scan::last_path_part(path) == t) return true;
   return false;
 }
 constexpr std::string_view kShells[] = {"bash", "sh", "ash", "zsh"};

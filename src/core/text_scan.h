@@ -42,6 +42,13 @@ inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /// An ASCII letter or digit, whatever the locale.
 inline bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+/// The last component of a '/'-separated path ("/usr/bin/docker" -> "docker"); the whole string
+/// when it has no '/'.
+inline std::string_view last_path_part(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 /// `v`, or "(none)" when it is empty: a table cell or a before/after column never shows a gap.
 inline std::string or_none(const std::string& v) { return v.empty() ? "(none)" : v; }
 

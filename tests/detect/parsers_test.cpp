@@ -182,6 +182,12 @@ TEST(Cgroup, ContainerKinds) {
   EXPECT_EQ(container_kind_from_cgroup("0::/\n"), "");
 }
 
+TEST(TextScan, LastPathPart) {
+  EXPECT_EQ(scan::last_path_part("/usr/bin/docker"), "docker");
+  EXPECT_EQ(scan::last_path_part("podman"), "podman");
+  EXPECT_EQ(scan::last_path_part("dir/"), "");
+}
+
 TEST(TextScan, StrictNumbers) {
   EXPECT_EQ(scan::parse_u64(" 42\n"), 42u);
   EXPECT_FALSE(scan::parse_u64("12abc"));

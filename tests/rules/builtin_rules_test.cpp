@@ -624,6 +624,15 @@ bool error_text_fires(const std::string& text, const char* id) {
   return has(builtin().match_error_text(text, unknown), id);
 }
 
+/// The same for a paste that shows some facts, for rules that need them shown (when_shown):
+/// `shown` sets them on the otherwise unknown machine.
+template <class Shown>
+bool error_text_fires_with(const std::string& text, const char* id, Shown shown) {
+  machine_facts m = a_paste();
+  shown(m);
+  return has(builtin().match_error_text(text, m), id);
+}
+
 std::string list(const std::vector<finding>& fs) {
   std::string s;
   for (const finding& f : fs) s += "\n  " + f.id + " [" + std::string(to_string(f.level)) + "] " + f.evidence;
@@ -1222,11 +1231,7 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
       << "a C++ symbol is two builds of a library, not the interpreter";
 
   // Rules that need the paste to show where it ran (when_shown): the host facts a paste gave.
-  auto fires_on = [](const std::string& text, const char* id, void (*shown)(machine_facts&)) {
-    machine_facts m = a_paste();
-    shown(m);
-    return has(builtin().match_error_text(text, m), id);
-  };
+  auto& fires_on = error_text_fires_with<void (*)(machine_facts&)>;
   auto wsl = [](machine_facts& m) { m.host.container_kind = "wsl"; };
   auto linux_host = [](machine_facts& m) { m.host.os_id = "ubuntu"; };
   auto windows = [](machine_facts& m) { m.host.os_id = "windows"; };
@@ -1269,11 +1274,8 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_TRUE(fires("Could not start backend: Runtime compute cap 75 is not compatible with compile time compute cap 80\n", "GS-APP-700"));
 
   const std::string insufficient = "in a docker container: RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version\n";
-  auto driver = [](const char* v) { return [v](machine_facts& m) { m.stack.nvidia_driver = v; }; };
   auto check_driver = [&](const char* v, const char* id) {
-    machine_facts m = a_paste();
-    driver(v)(m);
-    return has(builtin().match_error_text(insufficient, m), id);
+    return error_text_fires_with(insufficient, id, [v](machine_facts& m) { m.stack.nvidia_driver = v; });
   };
   EXPECT_TRUE(check_driver("565.77", "GS-CONT-250"));
   EXPECT_FALSE(check_driver("565.77", "GS-NV-007")) << "the container, not the driver";
@@ -1305,13 +1307,13 @@ TEST(BuiltinRules, SpentSet30RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("python: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file\n", "GS-LLAMA-604"));
 
   auto rdna1_on = [](const char* kernel) {
-    machine_facts m = a_paste();
-    m.gpus.push_back({});
-    m.gpus.back().vendor = "amd";
-    m.gpus.back().arch = "gfx1012";
-    m.host.kernel = kernel;
-    return has(builtin().match_error_text("devProgram.load() failed with buildLog=Error: Freezing the executable failed: "
-                                          "HSA_STATUS_ERROR_OUT_OF_RESOURCES\n", m), "GS-AMDGPU-021");
+    return error_text_fires_with("devProgram.load() failed with buildLog=Error: Freezing the executable failed: "
+                                 "HSA_STATUS_ERROR_OUT_OF_RESOURCES\n", "GS-AMDGPU-021", [kernel](machine_facts& m) {
+                                   m.gpus.push_back({});
+                                   m.gpus.back().vendor = "amd";
+                                   m.gpus.back().arch = "gfx1012";
+                                   m.host.kernel = kernel;
+                                 });
   };
   EXPECT_TRUE(rdna1_on("6.12.101+deb13-amd64"));
   EXPECT_FALSE(rdna1_on("6.8.0-49-generic")) << "kernels before 6.12 do not validate the CWSR area";
