@@ -17,8 +17,8 @@ std::optional<uint64_t> int_field(std::string_view path, const toml::table& t, c
                                   uint64_t max, std::vector<table_error>& errors) {
   const toml::node* n = t.get(key);
   if (!n) return std::nullopt;
-  auto v = n->value<int64_t>();
-  if (!n->is_integer() || !v || *v < 0 || static_cast<uint64_t>(*v) > max) {
+  std::optional<int64_t> v = integer_value(n);
+  if (!v || *v < 0 || static_cast<uint64_t>(*v) > max) {
     errors.push_back(error_at(path, *n, std::string("'") + key + "' must be an integer in 0.." +
                                             std::to_string(max)));
     return std::nullopt;

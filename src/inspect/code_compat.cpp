@@ -65,7 +65,7 @@ code_compat_table parse_code_compat(std::string_view path, std::string_view text
   toml::table& root = *parsed;
   for (auto& [k, v] : root) {
     if (k.str() == "schema") {
-      if (v.value<int64_t>() != 1) errors.push_back(error_at(path, v, "schema must be 1"));
+      if (integer_value(&v) != 1) errors.push_back(error_at(path, v, "schema must be 1"));
     } else if (k.str() != "amd_generic" && k.str() != "unjudged") {
       errors.push_back(error_at(path, v, "unknown key '" + std::string(k.str()) + "'"));
     }

@@ -13,7 +13,8 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
-#include <toml++/toml.h>
+
+#include "core/toml_table.h"
 
 extern char** environ;
 
@@ -74,7 +75,7 @@ sysroot sysroot::captured(std::string dir) {
     for (auto& g : *groups) {
       auto* gt = g.as_table();
       if (!gt) continue;
-      s.groups_.emplace_back(static_cast<gid_t>((*gt)["gid"].value_or<int64_t>(0)),
+      s.groups_.emplace_back(static_cast<gid_t>(integer_value((*gt)["gid"].node()).value_or(0)),
                              (*gt)["name"].value_or<std::string>(""));
     }
   if (auto* env = t["env"].as_table())
@@ -88,9 +89,9 @@ sysroot sysroot::captured(std::string dir) {
   if (auto* owners = t["owners"].as_table())
     for (auto& [k, v] : *owners)
       if (auto* o = v.as_table())
-        s.owners_[std::string(k.str())] = {static_cast<uid_t>((*o)["uid"].value_or<int64_t>(0)),
-                                           static_cast<gid_t>((*o)["gid"].value_or<int64_t>(0)),
-                                           static_cast<mode_t>((*o)["mode"].value_or<int64_t>(0) & 07777)};
+        s.owners_[std::string(k.str())] = {static_cast<uid_t>(integer_value((*o)["uid"].node()).value_or(0)),
+                                           static_cast<gid_t>(integer_value((*o)["gid"].node()).value_or(0)),
+                                           static_cast<mode_t>(integer_value((*o)["mode"].node()).value_or(0) & 07777)};
   return s;
 }
 

@@ -120,5 +120,19 @@ TEST(DetectAccess, InjectedErrorsOnTheLiveShape) {
   EXPECT_FALSE(f.access[1].user_in_group);
 }
 
+TEST(DetectAccess, AManifestNumberThatIsNotAnIntegerIsIgnored) {
+  // snapshot_manifest_fuzz: "gid = 9e92" made toml++ convert an out-of-range float to an integer,
+  // undefined behaviour; only integers are read, anything else counts as absent (0).
+  testing::scratch_tree t;
+  t.write("/dev/kfd", "");
+  t.write(std::string("/") + std::string(sysroot::kManifest),
+          "[owners]\n\"/dev/kfd\" = { uid = 0, gid = 9e92, mode = 0o660 }\n"
+          "[process]\ngroups = [{ gid = 1.5e300, name = \"huge\" }, { gid = 44, name = \"video\" }]\n");
+  sysroot sys = t.sys();
+  EXPECT_EQ(sys.stat("/dev/kfd").gid, 0u);
+  EXPECT_EQ(sys.stat("/dev/kfd").mode & 07777, 0660u);
+  EXPECT_EQ(sys.group_name(44), "video");
+}
+
 }  // namespace
 }  // namespace gs
