@@ -240,7 +240,9 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       {"linux mint", "linuxmint"}, {"pop!_os", "pop"}, {"gentoo", "gentoo"}, {"nixos", "nixos"}, {"kde neon", "neon"},
       {"windows 11", "windows"}, {"windows 10", "windows"}};
   // A compiler's banner names the distro that built it ("GCC version: (Ubuntu 13.3.0-6ubuntu2)").
+  // So does a debugger's ("GNU gdb (Ubuntu 12.1-0ubuntu1~22.04) 12.1": gdb 12.1, not Ubuntu 12.1).
   bool toolchain = lower.find("gcc") != std::string::npos || lower.find("clang") != std::string::npos ||
+                   lower.find("gnu gdb") != std::string::npos ||
                    lower.find("libc") != std::string::npos || lower.find("cc (") != std::string::npos ||
                    lower.find("g++") != std::string::npos || lower.find("c++") != std::string::npos;
   for (auto [name, id] : toolchain ? std::span<const std::pair<std::string_view, std::string_view>>{}
@@ -271,6 +273,8 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
       if (q < l.size() && l[q] == ' ' && q + 1 < l.size() && scan::is_digit(l[q + 1])) {
         size_t e = q + 1;
         while (e < l.size() && (scan::is_digit(l[e]) || (l[e] == '.' && e + 1 < l.size() && scan::is_digit(l[e + 1])))) ++e;
+        // "(Ubuntu 9.4.0-1ubuntu1~20.04.2)": a package's version, not the release.
+        if (e < l.size() && l[e] == '-') break;
         s.propose("host.os_version", l.substr(q + 1, e - q - 1), i, "text", w);
       }
     }
@@ -360,6 +364,24 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     size_t v = l.find(", V", p);
     if (auto ver = first_version(std::string_view(l).substr(v == std::string::npos ? p : v + 3)))
       s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
+  }
+  // The CUDA toolkit where the words say toolkit: "installed cuda toolkit 12.3" (tfjs#8213's
+  // reporter), an apt package "cuda-toolkit-12-4", a path "/usr/local/cuda-12.3/". Not one that is
+  // wanted ("requires CUDA Toolkit 12.4 or later", "install cuda toolkit 11.8?").
+  for (std::string_view cue : {"cuda toolkit ", "cuda-toolkit-", "/usr/local/cuda-"}) {
+    size_t p = lower.find(cue);
+    if (p == std::string::npos || (cue == "cuda toolkit " && (requirement() || release_mention(lower, 0)))) continue;
+    std::string digits;
+    for (size_t q = p + cue.size(); q < lower.size() && digits.size() < 6; ++q) {
+      char c = lower[q];
+      if (scan::is_digit(c)) digits += c;
+      else if ((c == '.' || (c == '-' && cue == "cuda-toolkit-")) && !digits.empty() && q + 1 < lower.size() && scan::is_digit(lower[q + 1])) digits += '.';
+      else break;
+    }
+    int major = digits.empty() ? 0 : std::atoi(digits.c_str());
+    if (major < 8 || major > 20 || digits.find('.') == std::string::npos) continue;  // "cuda toolkit 2024", "cuda-toolkit-12" alone
+    s.propose("cuda.toolkit", digits, i, "text", cue[0] == '/' ? weight::labelled : weight::prose);
+    break;
   }
   // ROCm: "ROCm version: 6.2.0", "/opt/rocm-6.2.0/...", "ROCm 6.4.1", "rocm-6.4" but not torch's
   // "+rocm6.2" or a wheel index ".../whl/rocm6.2", which say what torch was built for.

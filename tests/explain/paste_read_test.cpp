@@ -161,6 +161,20 @@ TEST(PasteRead, IssueFormExamplesAreNotFacts) {
   EXPECT_EQ(facts_of(read_paste("torch (2.3.0) with CUDA 12.1\n"))["pkg.torch"], "");  // a bare parenthesis is no label
 }
 
+// The CUDA toolkit where the words say toolkit (tfjs#8187's "installed cuda toolkit 12.3"), an apt
+// package or a /usr/local path; not one a message asks for. A debugger's banner names the distro that
+// built it, not the release (llama.cpp#5326: "GNU gdb (Ubuntu 12.1-0ubuntu1~22.04) 12.1").
+TEST(PasteRead, CudaToolkitFromItsOwnWordsAndNoOsFromABanner) {
+  EXPECT_EQ(facts_of(read_paste("I first installed cuda toolkit 12.3 in windows side\n"))["cuda.toolkit"], "12.3");
+  EXPECT_EQ(facts_of(read_paste("sudo apt-get -y install cuda-toolkit-12-4\n"))["cuda.toolkit"], "12.4");
+  EXPECT_EQ(facts_of(read_paste("export PATH=/usr/local/cuda-11.8/bin:$PATH\n"))["cuda.toolkit"], "11.8");
+  EXPECT_EQ(facts_of(read_paste("this release requires CUDA Toolkit 12.4 or later\n"))["cuda.toolkit"], "");
+  EXPECT_EQ(facts_of(read_paste("cuda-toolkit-12 meta package\n"))["cuda.toolkit"], "") << "a major alone";
+  auto f = facts_of(read_paste("GNU gdb (Ubuntu 12.1-0ubuntu1~22.04) 12.1\n"));
+  EXPECT_NE(f["host.os_version"], "12.1");
+  EXPECT_EQ(facts_of(read_paste("gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0\n"))["host.os_version"], "");
+}
+
 // conda names torch's CUDA in its build string, not in the version (pytorch/pytorch#72957 shape).
 TEST(PasteRead, CondaBuildStringsSayWhatTorchWasBuiltFor) {
   auto row = facts_of(read_paste("pytorch                   1.10.2          py3.7_cuda10.2_cudnn7.6.5_0    pytorch\n"));

@@ -1357,5 +1357,47 @@ TEST(BuiltinRules, SpentSet31RulesNeedTheirContrast) {
                     "C:\\ComfyUI\\python_embeded\\Lib\\site-packages\\xformers\\_C.pyd\n", "GS-EXT-536"));
 }
 
+TEST(BuiltinRules, SpentSet31MissesAndTheirNearMisses) {
+  // Set 31's misses that name a class: a misspelled HIP target, an RDNA2 crash without the override,
+  // the override on Windows, a CUDA soname of another major than the toolkit said, nvidia_uvm unloaded.
+  auto& fires = error_text_fires;
+  EXPECT_TRUE(fires("make -j16 LLAMA_HIPBLAS=1 AMDGPU_TARGETS=gxf1031\n", "GS-HIP-214"));
+  EXPECT_TRUE(fires("cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=\"gfx1030;sm_86\"\n", "GS-HIP-214")) << "a CUDA arch in a HIP list";
+  for (const char* ok : {"make -j16 LLAMA_HIPBLAS=1 AMDGPU_TARGETS=gfx1030\n", "cmake -DGPU_TARGETS=\"gfx1100;gfx1201\" ..\n",
+                         "export PYTORCH_ROCM_ARCH=gfx90a,gfx942:xnack+\n", "cmake -DGPU_TARGETS=native ..\n",
+                         "cmake -DAMDGPU_TARGETS=gfx11-generic ..\n", "cmake -DGPU_TARGETS=<your gfx> ..\n"})
+    EXPECT_FALSE(fires(ok, "GS-HIP-214")) << ok;
+  auto amd = [](const char* arch) {
+    return [arch](machine_facts& m) {
+      m.gpus.push_back({});
+      m.gpus.back().vendor = "amd";
+      m.gpus.back().arch = arch;
+    };
+  };
+  const std::string rocm = "ROCm 5.6, make LLAMA_HIPBLAS=1\n";
+  EXPECT_TRUE(error_text_fires_with(rocm + "Segmentation fault (core dumped)\n", "GS-HIP-215", amd("gfx1031")));
+  EXPECT_FALSE(error_text_fires_with(rocm + "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nSegmentation fault (core dumped)\n", "GS-HIP-215",
+                                     amd("gfx1031")))
+      << "the override is already set: another cause";
+  EXPECT_FALSE(error_text_fires_with(rocm + "Segmentation fault (core dumped)\n", "GS-HIP-215", amd("gfx1030"))) << "gfx1030 has its own code";
+  EXPECT_FALSE(fires(rocm + "Segmentation fault (core dumped)\n", "GS-HIP-215")) << "the GPU not shown";
+  const std::string win = "set HSA_OVERRIDE_GFX_VERSION=11.0.0\nmain.exe -m model.gguf -ngl 99\n";
+  EXPECT_TRUE(fires(win, "GS-WIN-259"));
+  EXPECT_FALSE(fires("export HSA_OVERRIDE_GFX_VERSION=11.0.0\n/opt/rocm/bin/rocminfo\n", "GS-WIN-259")) << "Linux reads it";
+  EXPECT_FALSE(fires("wsl2 on windows 11: export HSA_OVERRIDE_GFX_VERSION=11.0.0\n", "GS-WIN-259")) << "WSL runs the Linux runtime";
+  const std::string dso = "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
+                          "No such file or directory\n";
+  auto toolkit = [](const char* v) { return [v](machine_facts& m) { m.stack.cuda_toolkit_version = v; }; };
+  EXPECT_TRUE(error_text_fires_with(dso, "GS-CUDA-972", toolkit("12.3")));
+  EXPECT_FALSE(error_text_fires_with(dso, "GS-CUDA-972", toolkit("11.8"))) << "the same major: a path problem";
+  EXPECT_FALSE(fires(dso, "GS-CUDA-972")) << "no toolkit shown: TensorFlow's own rules";
+  EXPECT_TRUE(error_text_fires_with("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n",
+                                    "GS-CUDA-972", toolkit("11.8")));
+  EXPECT_TRUE(fires("4. See that `nvidia-uvm` is not loaded:\n$ lsmod | grep nvidia_uvm\n", "GS-NV-332"));
+  EXPECT_TRUE(fires("ls: cannot access '/dev/nvidia-uvm': No such file or directory\n", "GS-NV-332"));
+  EXPECT_FALSE(fires("modprobe: FATAL: Module nvidia_uvm not found in directory /lib/modules/6.8.0\nnvidia_uvm is not loaded\n", "GS-NV-332"))
+      << "the module is not built for this kernel: another cause";
+}
+
 }  // namespace
 }  // namespace gs
