@@ -225,6 +225,19 @@ void host_facts(paste_scan& s, size_t i, const std::string& padded, const std::s
     s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
   else if (lower.find("wsl2") != std::string::npos)
     s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
+  // A shell prompt standing in a Windows drive ("user@host:/mnt/c/Users/...$ python server.py") is
+  // WSL's own mount; "on WSL", "in WSL", "under WSL" in a sentence or a title (text-generation-webui
+  // #367: "CUDA not found on WSL") say where the reporter runs.
+  else if (size_t m = lower.find(":/mnt/"); m != std::string::npos && m + 7 < lower.size() && std::isalpha(static_cast<unsigned char>(lower[m + 6])) &&
+                                            lower[m + 7] == '/' && lower.find('@') < m)
+    s.propose("host.container_kind", "wsl", i, "wsl", weight::labelled);
+  else if (static constexpr std::string_view said[] = {"on wsl", "in wsl", "under wsl", "inside wsl", "using wsl", "with wsl"};
+           std::any_of(std::begin(said), std::end(said), [&](std::string_view w) {
+             size_t p = lower.find(w);
+             return p != std::string::npos && (p == 0 || !std::isalpha(static_cast<unsigned char>(lower[p - 1]))) &&
+                    (p + w.size() == lower.size() || !std::isalpha(static_cast<unsigned char>(lower[p + w.size()])));
+           }))
+    s.propose("host.container_kind", "wsl", i, "text", weight::labelled);
   // A command the reporter ran inside a container ("rocminfo inside of docker shows Permission
   // denied", lemonade#2799; "docker exec ... rocminfo"): the device nodes' groups are the container's
   // question (GS-HOST-008's --group-add), not the host's usermod.

@@ -430,6 +430,16 @@ std::string strip_stray_backtick(std::string s) {
   return s;
 }
 
+/// nvidia-container-cli's debug log (`nvidia-container-cli -k -d /dev/tty info`, which NVIDIA's issue
+/// template asks for) probes for WSL on every host: "attempting to load dxcore to see if we are
+/// running under Windows Subsystem for Linux (WSL)", then "dxcore initialization failed, continuing
+/// assuming a non-WSL environment". Neither says the host is WSL, yet both carry the word that the
+/// rules' WSL exclusions look for (nvidia-docker#1671's paste silenced GS-NV-014): the lines stay, empty.
+bool wsl_probe_line(std::string_view l) {
+  return l.find("to see if we are running under Windows Subsystem for Linux") != std::string_view::npos ||
+         l.find("continuing assuming a non-WSL environment") != std::string_view::npos;
+}
+
 std::vector<std::string> normalise_paste(std::string_view text) {
   std::vector<std::string> lines;
   size_t pos = 0;
@@ -442,6 +452,7 @@ std::vector<std::string> normalise_paste(std::string_view text) {
     size_t q = 0;
     while (q < l.size() && (l[q] == '>' || (l[q] == ' ' && q + 1 < l.size() && l[q + 1] == '>'))) ++q;
     if (q > 0 && (q == l.size() || l[q] == ' ')) l.erase(0, std::min(l.size(), q + 1));
+    if (wsl_probe_line(l)) l.clear();
     if (!is_fence(trim_copy(l)))
       lines.push_back(strip_stray_backtick(strip_inline_fences(strip_markdown_links(strip_bold_words(strip_bold_labels(decode_entities(strip_layout_tags(std::move(l)))))))));
     if (end == text.size()) break;

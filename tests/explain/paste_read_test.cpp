@@ -175,6 +175,21 @@ TEST(PasteRead, CudaToolkitFromItsOwnWordsAndNoOsFromABanner) {
   EXPECT_EQ(facts_of(read_paste("gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0\n"))["host.os_version"], "");
 }
 
+// Where the report says it runs under WSL: a prompt on a Windows drive's mount, "on WSL" in a title;
+// nvidia-container-cli's WSL probe on every host says nothing of the kind, and its lines reach no rule.
+TEST(PasteRead, WslFromPromptsAndTitlesNotFromTheContainerCliProbe) {
+  EXPECT_EQ(facts_of(read_paste("CUDA not found on WSL\n"))["host.container_kind"], "wsl");
+  EXPECT_EQ(facts_of(read_paste("(textgen) user@host:/mnt/c/Users/user/dev$ python server.py\n"))["host.container_kind"], "wsl");
+  EXPECT_EQ(facts_of(read_paste("the bug is on wslg's side? no: on a plain Ubuntu box\n"))["host.container_kind"], "");
+  paste_reading r = read_paste("I0831 10:36:45.129960 2174149 nvc.c:393] attempting to load dxcore to see if we are running under Windows "
+                               "Subsystem for Linux (WSL)\nI0831 10:36:45.130000 2174149 nvc.c:408] dxcore initialization failed, continuing "
+                               "assuming a non-WSL environment\n");
+  EXPECT_EQ(facts_of(r)["host.container_kind"], "");
+  ASSERT_GE(r.lines.size(), 2u);
+  EXPECT_EQ(r.lines[0], "");
+  EXPECT_EQ(r.lines[1], "");
+}
+
 // conda names torch's CUDA in its build string, not in the version (pytorch/pytorch#72957 shape).
 TEST(PasteRead, CondaBuildStringsSayWhatTorchWasBuiltFor) {
   auto row = facts_of(read_paste("pytorch                   1.10.2          py3.7_cuda10.2_cudnn7.6.5_0    pytorch\n"));

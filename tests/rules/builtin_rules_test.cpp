@@ -1365,7 +1365,8 @@ TEST(BuiltinRules, SpentSet31MissesAndTheirNearMisses) {
   EXPECT_TRUE(fires("cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=\"gfx1030;sm_86\"\n", "GS-HIP-214")) << "a CUDA arch in a HIP list";
   for (const char* ok : {"make -j16 LLAMA_HIPBLAS=1 AMDGPU_TARGETS=gfx1030\n", "cmake -DGPU_TARGETS=\"gfx1100;gfx1201\" ..\n",
                          "export PYTORCH_ROCM_ARCH=gfx90a,gfx942:xnack+\n", "cmake -DGPU_TARGETS=native ..\n",
-                         "cmake -DAMDGPU_TARGETS=gfx11-generic ..\n", "cmake -DGPU_TARGETS=<your gfx> ..\n"})
+                         "cmake -DAMDGPU_TARGETS=gfx11-generic ..\n", "cmake -DGPU_TARGETS=<your gfx> ..\n",
+                         "PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n"})
     EXPECT_FALSE(fires(ok, "GS-HIP-214")) << ok;
   auto amd = [](const char* arch) {
     return [arch](machine_facts& m) {
@@ -1397,6 +1398,34 @@ TEST(BuiltinRules, SpentSet31MissesAndTheirNearMisses) {
   EXPECT_TRUE(fires("ls: cannot access '/dev/nvidia-uvm': No such file or directory\n", "GS-NV-332"));
   EXPECT_FALSE(fires("modprobe: FATAL: Module nvidia_uvm not found in directory /lib/modules/6.8.0\nnvidia_uvm is not loaded\n", "GS-NV-332"))
       << "the module is not built for this kernel: another cause";
+}
+
+TEST(BuiltinRules, SpentSet32RulesAndTheirNearMisses) {
+  auto& fires = error_text_fires;
+  EXPECT_TRUE(fires("RuntimeError: WARNING: User is missing the following required groups: render, video. Please add user to these groups.\n",
+                    "GS-HOST-069"));
+  EXPECT_TRUE(fires("  - /dev/dri/card0: Permission denied; owner=root(0):video(39);\n", "GS-HOST-069"));
+  const std::string cpp = "Could not load bitsandbytes native library: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found "
+                          "(required by /venv/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so)\n";
+  EXPECT_TRUE(fires(cpp, "GS-BNB-208"));
+  EXPECT_FALSE(fires(cpp, "GS-BNB-005")) << "the loader's own words say why the library did not load";
+  const std::string legacy = "/home/user/envs/textgen/lib/python3.10/site-packages/bitsandbytes/cuda_setup/main.py:136: UserWarning: "
+                             "/home/user/envs/textgen did not contain libcudart.so as expected! Searching further paths...\n";
+  EXPECT_TRUE(error_text_fires_with(legacy, "GS-BNB-209", [](machine_facts& m) { m.host.container_kind = "wsl"; }));
+  EXPECT_FALSE(fires(legacy, "GS-BNB-209")) << "WSL not shown";
+  const std::string ld = "/usr/bin/ld: cannot find -l:libcuda.so.1\ncollect2: error: ld returned 1 exit status\n";
+  EXPECT_TRUE(fires(ld, "GS-TRITON-022"));
+  EXPECT_FALSE(fires(ld, "GS-TRITON-018")) << "the exact-name link: the library exists, the linker's path lacks it";
+  EXPECT_TRUE(fires("it can't find libcuda.so. The model weights load and then the ld error happens.\n", "GS-TRITON-018"));
+  EXPECT_TRUE(fires("pip install triton-3.2.0-cp311-cp311-win_amd64.whl\nFailed to find MSVC\n", "GS-TRITON-023"));
+  EXPECT_FALSE(fires("error: Failed to find Windows SDK. Do you have the Windows 10 SDK installed?\nzig build\n", "GS-TRITON-023"))
+      << "zig's words: not Triton";
+  const std::string flags = "clang++: error: unknown argument: '--use_fast_math'\n";
+  EXPECT_TRUE(fires("ROCM used to build PyTorch: 6.2.41134-0\n" + flags, "GS-EXT-537"));
+  EXPECT_FALSE(fires(flags, "GS-EXT-537")) << "no ROCm in sight: clang compiles CUDA too";
+  EXPECT_TRUE(fires("shaderc: internal error: compilation succeeded but failed to optimize: Invalid capability operand: 5433\n", "GS-VK-015"));
+  EXPECT_TRUE(fires("PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n" + flags + "ROCm 6.2\n", "GS-EXT-537"));
+  EXPECT_FALSE(fires("PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n", "GS-HIP-214")) << "a space ends the value";
 }
 
 }  // namespace
