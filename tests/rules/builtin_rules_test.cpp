@@ -633,6 +633,15 @@ bool error_text_fires_with(const std::string& text, const char* id, Shown shown)
   return has(builtin().match_error_text(text, m), id);
 }
 
+/// For error_text_fires_with: a paste that shows one AMD GPU of this arch.
+auto shows_amd_gpu(const char* arch) {
+  return [arch](machine_facts& m) {
+    m.gpus.push_back({});
+    m.gpus.back().vendor = "amd";
+    m.gpus.back().arch = arch;
+  };
+}
+
 std::string list(const std::vector<finding>& fs) {
   std::string s;
   for (const finding& f : fs) s += "\n  " + f.id + " [" + std::string(to_string(f.level)) + "] " + f.evidence;
@@ -1289,13 +1298,10 @@ TEST(BuiltinRules, SpentSet28And29RulesNeedTheirContrast) {
   EXPECT_FALSE(fires("since the 10.1.0a20260811 nightly\n" + hipfile, "GS-ROCM-259")) << "the wheel's preload list, not /opt/rocm";
   EXPECT_TRUE(fires("rocminfo\n" + hipfile, "GS-ROCM-259")) << "a system install";
   EXPECT_FALSE(fires("rocminfo\n" + hipfile, "GS-ROCM-266"));
-  auto polaris = [](machine_facts& m) {
-    m.gpus.push_back({});
-    m.gpus.back().vendor = "amd";
-    m.gpus.back().arch = "gfx803";
-  };
-  EXPECT_TRUE(fires_on("ninja: error: unknown target 'ggml-hip', did you mean 'ggml-cpu'\n", "GS-SUP-630", polaris));
-  EXPECT_FALSE(fires_on("ggml_vulkan: Found 1 Vulkan devices: RX 580, and ollama is slow\n", "GS-SUP-630", polaris)) << "already on Vulkan";
+  auto polaris = shows_amd_gpu("gfx803");
+  EXPECT_TRUE(error_text_fires_with("ninja: error: unknown target 'ggml-hip', did you mean 'ggml-cpu'\n", "GS-SUP-630", polaris));
+  EXPECT_FALSE(error_text_fires_with("ggml_vulkan: Found 1 Vulkan devices: RX 580, and ollama is slow\n", "GS-SUP-630", polaris))
+      << "already on Vulkan";
   EXPECT_FALSE(fires("ninja: error: unknown target 'ggml-hip', did you mean 'ggml-cpu'\n", "GS-SUP-630")) << "no gfx8 card shown";
 }
 
@@ -1368,13 +1374,7 @@ TEST(BuiltinRules, SpentSet31MissesAndTheirNearMisses) {
                          "cmake -DAMDGPU_TARGETS=gfx11-generic ..\n", "cmake -DGPU_TARGETS=<your gfx> ..\n",
                          "PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n"})
     EXPECT_FALSE(fires(ok, "GS-HIP-214")) << ok;
-  auto amd = [](const char* arch) {
-    return [arch](machine_facts& m) {
-      m.gpus.push_back({});
-      m.gpus.back().vendor = "amd";
-      m.gpus.back().arch = arch;
-    };
-  };
+  auto& amd = shows_amd_gpu;
   const std::string rocm = "ROCm 5.6, make LLAMA_HIPBLAS=1\n";
   EXPECT_TRUE(error_text_fires_with(rocm + "Segmentation fault (core dumped)\n", "GS-HIP-215", amd("gfx1031")));
   EXPECT_FALSE(error_text_fires_with(rocm + "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nSegmentation fault (core dumped)\n", "GS-HIP-215",
