@@ -1426,6 +1426,13 @@ TEST(BuiltinRules, SpentSet32RulesAndTheirNearMisses) {
   EXPECT_TRUE(fires("shaderc: internal error: compilation succeeded but failed to optimize: Invalid capability operand: 5433\n", "GS-VK-015"));
   EXPECT_TRUE(fires("PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n" + flags + "ROCm 6.2\n", "GS-EXT-537"));
   EXPECT_FALSE(fires("PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n", "GS-HIP-214")) << "a space ends the value";
+  const std::string dll = "amd_comgr_2.dll and amdhip64_6.dll missing\n";
+  EXPECT_TRUE(error_text_fires_with(dll, "GS-WIN-260", shows_amd_gpu("gfx803")));
+  EXPECT_FALSE(error_text_fires_with(dll, "GS-WIN-260", shows_amd_gpu("gfx1100"))) << "RDNA3 has HIP 6: another cause";
+  const std::string ck = "  creating /home/user/flash-attention/build/temp.linux-x86_64-3.10/csrc/flash_attn_ck\n";
+  EXPECT_TRUE(error_text_fires_with(ck, "GS-ATTN-210", shows_amd_gpu("gfx1100")));
+  EXPECT_FALSE(error_text_fires_with(ck, "GS-ATTN-210", shows_amd_gpu("gfx942"))) << "an Instinct GPU is CK's own";
+  EXPECT_FALSE(fires(ck, "GS-ATTN-210")) << "the GPU not shown";
 }
 
 }  // namespace
