@@ -9,6 +9,8 @@
 
 #include "container/container_facts.h"
 #include "container/container_spec.h"
+#include "explain/explain.h"
+#include "rules/error_findings.h"
 #include "support/sample_facts.h"
 #include "rules/knowledge_base.h"
 #include "rules/rule.h"
@@ -1433,6 +1435,45 @@ TEST(BuiltinRules, SpentSet32RulesAndTheirNearMisses) {
   EXPECT_TRUE(error_text_fires_with(ck, "GS-ATTN-210", shows_amd_gpu("gfx1100")));
   EXPECT_FALSE(error_text_fires_with(ck, "GS-ATTN-210", shows_amd_gpu("gfx942"))) << "an Instinct GPU is CK's own";
   EXPECT_FALSE(fires(ck, "GS-ATTN-210")) << "the GPU not shown";
+}
+
+TEST(BuiltinRules, SpentSet33RulesAndTheirNearMisses) {
+  auto& fires = error_text_fires;
+  const std::string lazy = "rocblaslt error: Could not load /venv/lib/python3.11/site-packages/torch/lib/hipblaslt/library/"
+                           "TensileLibrary_lazy_gfx942.dat\n";
+  EXPECT_TRUE(fires(lazy, "GS-BLAS-022"));
+  EXPECT_FALSE(fires(lazy, "GS-BLAS-006")) << "gfx942 is in every hipBLASLt build";
+  const std::string rdna4 = "rocblaslt error: Cannot read /opt/ollama/lib/hipblaslt/library/TensileLibrary_lazy_gfx1201.dat: "
+                            "No such file or directory\n";
+  EXPECT_TRUE(fires(rdna4, "GS-BLAS-006"));
+  EXPECT_FALSE(fires(rdna4, "GS-BLAS-022"));
+  const std::string halo = "Strix Halo gfx1151: HIP out of memory\n";
+  EXPECT_TRUE(fires(halo, "GS-HIP-212"));
+  EXPECT_FALSE(fires(halo + "It is not out-of-memory: peak 23 GB of 40 GB\n", "GS-HIP-212")) << "the report rules it out";
+  const std::string tdr = "gfx1151 under Windows 11, ROCm 7.2\n  File \"conv.py\", line 717, in _conv_forward\nFatal Python error: Aborted\n";
+  EXPECT_TRUE(fires(tdr, "GS-WIN-261"));
+  EXPECT_FALSE(fires("gfx1151 on Ubuntu, ROCm 7.2\n  File \"conv.py\", line 717, in _conv_forward\nFatal Python error: Aborted\n",
+                     "GS-WIN-261"))
+      << "no driver timeout on Linux";
+  EXPECT_TRUE(fires("E: Failed to fetch https://repo.radeon.com/amdgpu/6.2.3/ubuntu/dists/jammy/main/binary-amd64/Packages.gz  File has "
+                    "unexpected size (14796 != 14502). Mirror sync in progress? [IP: 1.2.3.4 443]\n",
+                    "GS-INST-706"));
+  EXPECT_TRUE(fires("Title: Choosing ROCm install, ComfyUI still expects Nvidia GPU\n", "GS-ROCM-205"));
+  EXPECT_FALSE(fires("my RTX 4090 box still expects an NVIDIA driver update\n", "GS-ROCM-205")) << "no AMD in sight";
+  auto ids = [](const char* text) {
+    std::set<std::string> out;
+    for (const finding& f : explain_text(text, builtin_knowledge_base()).findings) out.insert(f.id);
+    return out;
+  };
+  const char* igpu_only = "*******\nAgent 2\n*******\n  Name:                    gfx1036\n  Marketing Name:          AMD Radeon Graphics\n"
+                          "  Device Type:             GPU\n";
+  EXPECT_TRUE(ids(igpu_only).count("GS-HIP-216"));
+  EXPECT_FALSE(ids((std::string(igpu_only) + "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n").c_str()).count("GS-HIP-216")) << "already overridden";
+  EXPECT_FALSE(ids((std::string(igpu_only) + "*******\nAgent 3\n*******\n  Name:                    gfx1100\n  Marketing Name:          "
+                                             "Radeon RX 7900 XTX\n  Device Type:             GPU\n")
+                       .c_str())
+                   .count("GS-HIP-216"))
+      << "next to a discrete GPU the iGPU is hidden instead";
 }
 
 }  // namespace
