@@ -378,7 +378,7 @@ void versions(paste_scan& s, size_t i, const std::string& l, const std::string& 
     if (auto ver = first_version(std::string_view(l).substr(v == std::string::npos ? p : v + 3)))
       s.propose("cuda.toolkit", *ver, i, "nvcc", weight::tool_output);
   }
-  // The CUDA toolkit where the words say toolkit: "installed cuda toolkit 12.3" (tfjs#8213's
+  // The CUDA toolkit where the words say toolkit: "installed cuda toolkit 12.3" (tfjs#8187's
   // reporter), an apt package "cuda-toolkit-12-4", a path "/usr/local/cuda-12.3/". Not one that is
   // wanted ("requires CUDA Toolkit 12.4 or later", "install cuda toolkit 11.8?").
   for (std::string_view cue : {"cuda toolkit ", "cuda-toolkit-", "/usr/local/cuda-"}) {
