@@ -143,9 +143,21 @@ std::vector<std::string_view> clauses(std::string_view l) {
   return out;
 }
 
+/// The llama.cpp build numbers a paste names with their "b" ("b8143"), so that a bare number
+/// beside them in the reporter's prose ("8142 works") reads as a build too.
+using known_builds = std::vector<long>;
+
+/// A bare integer is a build only within 1000 of one the paste names as b<N> (llama.cpp tags a
+/// few builds a day: 1000 is months apart); a year, a port or a size is not that close.
+bool near_known_build(std::string_view digits, const known_builds& builds) {
+  if (digits.size() < 3 || digits.size() > 6) return false;
+  const long n = std::atol(std::string(digits).c_str());
+  return std::any_of(builds.begin(), builds.end(), [n](long b) { return n != b ? std::labs(n - b) <= 1000 : true; });
+}
+
 /// A version token at `p` of a clause: "b1293", "6.9", "572.16", "0.6.2", "6.8.0-49"; not a
-/// size ("16gb"), a count ("2 gpus") or a bare integer.
-std::optional<std::string> version_at(std::string_view c, size_t p, bool& build) {
+/// size ("16gb"), a count ("2 gpus") or a bare integer (unless it is near a build the paste names).
+std::optional<std::string> version_at(std::string_view c, size_t p, bool& build, const known_builds& builds) {
   build = false;
   if (p > 0 && (std::isalnum(static_cast<unsigned char>(c[p - 1])) || c[p - 1] == '.' || c[p - 1] == '_')) return std::nullopt;
   size_t q = p;
@@ -165,13 +177,41 @@ std::optional<std::string> version_at(std::string_view c, size_t p, bool& build)
   std::string_view v = c.substr(q, e - q);
   if (e < c.size() && std::isalpha(static_cast<unsigned char>(c[e]))) return std::nullopt;  // 16gb, 7900xtx, 2x
   if (build) return v.size() >= 3 ? std::optional<std::string>("b" + std::string(v)) : std::nullopt;
-  if (v.find('.') == std::string_view::npos) return std::nullopt;
+  if (v.find('.') == std::string_view::npos) {
+    if (c[p] != 'v' && near_known_build(v, builds)) {
+      build = true;
+      return "b" + std::string(v);
+    }
+    return std::nullopt;
+  }
   return std::string(v);
+}
+
+/// True when the words just before the version at `p` say the failure began there: "starting
+/// with", "starting from", "since", "as of", "beginning with", each optionally followed by
+/// "build", "version", "release" or "commit" and the component's name.
+bool starts_failing_at(std::string_view c, size_t p) {
+  std::string_view before = c.substr(0, p);
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  for (std::string_view noun : {"build", "version", "release", "llama.cpp", "vllm", "ollama", "torch", "rocm", "driver", "kernel"})
+    if (before.size() >= noun.size() && before.substr(before.size() - noun.size()) == noun) {
+      before.remove_suffix(noun.size());
+      while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+      break;
+    }
+  for (std::string_view w : {"starting with", "starting from", "starting at", "beginning with", "since", "as of"})
+    if (before.size() >= w.size() && before.substr(before.size() - w.size()) == w &&
+        (before.size() == w.size() || !std::isalnum(static_cast<unsigned char>(before[before.size() - w.size() - 1])))) {
+      // "broken since 0.9.0" dates the failure; "using vLLM since 0.9.0 and it crashes" dates the use
+      if (w == "since" || w == "as of") return has_any(before.substr(0, before.size() - w.size()), kFails);
+      return true;
+    }
+  return false;
 }
 
 /// Every version in a line, each with its component (named just before it, else the line's
 /// previous one) and the verdict of its clause. "from A to B" after an update: A works, B fails.
-std::vector<version_mention> mentions_in(std::string_view lower, std::string& last_component) {
+std::vector<version_mention> mentions_in(std::string_view lower, std::string& last_component, const known_builds& builds) {
   std::vector<version_mention> out;
   bool update_line = has_any(lower, {"updat", "upgrad"});
   for (std::string_view c : clauses(lower)) {
@@ -179,7 +219,7 @@ std::vector<version_mention> mentions_in(std::string_view lower, std::string& la
     size_t from = c.find("from "), to = c.find(" to ");
     for (size_t p = 0; p < c.size(); ++p) {
       bool build = false;
-      auto ver = version_at(c, p, build);
+      auto ver = version_at(c, p, build, builds);
       if (!ver) continue;
       size_t abs = static_cast<size_t>(c.data() - lower.data()) + p;
       std::string comp = build ? "llama.cpp" : component_before(lower, abs);
@@ -203,6 +243,9 @@ std::vector<version_mention> mentions_in(std::string_view lower, std::string& la
       }
       // "updated the driver from 566.36 to 572.16 and now it crashes": the old one worked
       bool upgraded_to = false;
+      // "segfaults starting with build b139", "broken since 0.9.0", "as of b5000 it crashes": the
+      // failure began at this one, the one before it is the last good
+      if (said == verdict::fails && starts_failing_at(c, p)) upgraded_to = true;
       if (update_line && from != std::string_view::npos && to != std::string_view::npos && from < to)
         said = p < to ? verdict::works : verdict::fails;
       else if (update_line && said == verdict::fails && to != std::string_view::npos && to < p &&
@@ -255,6 +298,56 @@ verdict heading_verdict(std::string_view t) {
 
 bool bullet(std::string_view t) { return !t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+'); }
 
+/// A commit hash token: 7-40 hex digits with at least one letter (a bare number is no hash).
+bool is_commit_hash(std::string_view v) {
+  return v.size() >= 7 && v.size() <= 40 && std::all_of(v.begin(), v.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }) &&
+         std::any_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+/// A bisection told outside the form: git bisect's own verdict ("706fbd8ab6... is the first bad
+/// commit") or the reporter's words for it ("I tracked it down to the commit that broke it:
+/// https://github.com/ggml-org/llama.cpp/commit/706fbd8", "bisected to 5f0db95"), the hash on
+/// that line or the next. The component is the repository of a commit link when it is one the
+/// regression rule knows; else none (explain then says it as undecided).
+struct told_bisection {
+  std::string commit, component;
+  size_t line = 0;
+};
+std::optional<told_bisection> bisection_in(const paste_scan& s, size_t i) {
+  const std::string lower = lower_copy(s.lines[i]);
+  if (lower.size() > 400) return std::nullopt;
+  const bool git_says = lower.find("is the first bad commit") != std::string::npos;
+  const bool told = git_says || has_any(lower, {"bisect", "tracked it down", "tracked down", "narrowed it down", "traced it to",
+                                                "commit that broke", "commit which broke", "commit that introduced",
+                                                "commit that caused", "offending commit", "culprit commit", "first bad commit"});
+  if (!told) return std::nullopt;
+  // a denial ("could not bisect", "haven't bisected") names no commit
+  if (has_any(lower, {"not bisect", "n't bisect", "unable to bisect", "no time to bisect", "will bisect", "try to bisect", "can bisect"}))
+    return std::nullopt;
+  static const std::regex commit_link(R"(github\.com/([\w.-]+)/([\w.-]+)/commit/([0-9a-f]{7,40}))");
+  static const std::regex hash_word(R"((?:^|[\s`(:])([0-9a-f]{7,40})(?=$|[\s`).,:]))");
+  for (size_t j = i; j < s.lines.size() && j <= i + 1; ++j) {
+    const std::string l = lower_copy(s.lines[j]);
+    std::smatch m;
+    if (std::regex_search(l, m, commit_link) && is_commit_hash(m[3].str())) {
+      const std::string repo = m[2].str();
+      std::string comp;
+      if (repo == "llama.cpp" || repo == "ggml" || repo == "whisper.cpp") comp = "llama.cpp";
+      else if (repo == "vllm" || repo == "ollama" || repo == "koboldcpp" || repo == "triton" || repo == "bitsandbytes" ||
+               repo == "transformers" || repo == "xformers" || repo == "peft" || repo == "trl" || repo == "accelerate" ||
+               repo == "deepspeed" || repo == "diffusers" || repo == "sglang")
+        comp = repo;
+      else if (repo == "pytorch") comp = "torch";
+      else if (repo == "mesa") comp = "mesa";
+      return told_bisection{m[3].str().substr(0, 12), comp, j};
+    }
+    // a bare hash counts on git's own line, or on the told line and the next
+    if (std::regex_search(l, m, hash_word) && is_commit_hash(m[1].str())) return told_bisection{m[1].str().substr(0, 12), "", j};
+    if (git_says) break;
+  }
+  return std::nullopt;
+}
+
 /// llama.cpp's (and ggml's) issue form asks for the "First Bad Commit" (issue_form.cpp labels the
 /// answer): a commit hash or a build number there is the reporter's bisection, the one before it
 /// the last good; "_No response_", "n/a" or prose give none. `t` is the trimmed, lower-cased line.
@@ -268,8 +361,7 @@ first_bad first_bad_commit(std::string_view t) {
   std::string v = trim_copy(t.substr(kLabel.size()));
   while (!v.empty() && (v.back() == '`' || v.back() == '.')) v.pop_back();
   while (!v.empty() && v.front() == '`') v.erase(0, 1);
-  const bool hash = v.size() >= 7 && v.size() <= 40 && std::all_of(v.begin(), v.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }) &&
-                    std::any_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  const bool hash = is_commit_hash(v);
   const bool build = v.size() >= 4 && v[0] == 'b' && std::all_of(v.begin() + 1, v.end(), [](char c) { return scan::is_digit(c); });
   if (!hash && !build) return {};
   return {v, !hash};  // a hash spelled like a build ("b1234567") stays a commit
@@ -340,18 +432,37 @@ void scan_unnamed_contrast(paste_scan& s) {
 
 }  // namespace
 
+/// The b<N> builds the paste names anywhere ("b8143" in a title), for bare numbers beside them.
+known_builds builds_named(const paste_scan& s) {
+  known_builds out;
+  for (const std::string& l : s.lines) {
+    if (l.size() > 600) continue;
+    for (size_t p = l.find('b'); p != std::string::npos && out.size() < 16; p = l.find('b', p + 1)) {
+      if (p > 0 && (std::isalnum(static_cast<unsigned char>(l[p - 1])) || l[p - 1] == '_' || l[p - 1] == '/' || l[p - 1] == '-')) continue;
+      size_t e = p + 1;
+      while (e < l.size() && scan::is_digit(l[e])) ++e;
+      if (e - p - 1 < 3 || e - p - 1 > 6 || (e < l.size() && (std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '.'))) continue;
+      out.push_back(std::atol(l.substr(p + 1, e - p - 1).c_str()));
+    }
+  }
+  return out;
+}
+
 void scan_regressions(paste_scan& s) {
+  const known_builds builds = builds_named(s);
   std::vector<version_mention> all;
   std::vector<size_t> line_of;
   verdict heading = verdict::none;  // of the bulleted list under way
   first_bad bisected;  // llama.cpp's "First Bad Commit" answer, if any
   size_t bisected_line = 0;
+  std::optional<told_bisection> told;  // a bisection told in prose or by git bisect
   for (size_t i = 0; i < s.lines.size(); ++i) {
     const std::string& l = s.lines[i];
     if (l.size() > 600) continue;
     std::string lower = lower_copy(l);
     std::string t = trim_copy(lower);
     if (bisected.value.empty() && !(bisected = first_bad_commit(t)).value.empty()) bisected_line = i;
+    if (!told && bisected.value.empty()) told = bisection_in(s, i);
     if (verdict h = t.empty() ? verdict::none : heading_verdict(t); h != verdict::none) {
       heading = h;
       continue;
@@ -361,7 +472,7 @@ void scan_regressions(paste_scan& s) {
     // A log or tool line ("[2025-01-01 ...] error", "  File ...") is not the reporter's contrast.
     if (t.empty() || t[0] == '[' || t[0] == '#' || t.rfind("file ", 0) == 0 || t.find("error:") == 0) continue;
     std::string last;
-    for (version_mention& m : mentions_in(lower, last)) {
+    for (version_mention& m : mentions_in(lower, last, builds)) {
       if (m.said == verdict::none) m.said = heading;
       if (m.said == verdict::none) continue;
       if (m.component == "driver") m.component = driver_kind(m.version);
@@ -387,13 +498,24 @@ void scan_regressions(paste_scan& s) {
   // No working version named, but the reporter says the failure came with an upgrade to this one.
   for (size_t b = 0; b < all.size(); ++b)
     if (all[b].upgraded_to) {
-      propose_regression(s, all[b].component, "the release before " + all[b].version, line_of[b], all[b].version, line_of[b]);
+      const bool is_build = all[b].version.size() > 1 && all[b].version[0] == 'b' && scan::is_digit(all[b].version[1]);
+      propose_regression(s, all[b].component, (is_build ? "the build before " : "the release before ") + all[b].version, line_of[b],
+                         all[b].version, line_of[b]);
       return;
     }
   // The reporter's bisection from llama.cpp's form, read in the pass above.
   if (!bisected.value.empty()) {
     propose_regression(s, "llama.cpp", (bisected.build ? "the build before " : "the commit before ") + bisected.value,
                        bisected_line, bisected.value, bisected_line);
+    return;
+  }
+  if (told && !told->component.empty()) {
+    propose_regression(s, told->component, "the commit before " + told->commit, told->line, told->commit, told->line);
+    return;
+  }
+  if (told) {  // a commit of a repository the rule does not know: said as undecided
+    s.propose("regression.good", "the commit before " + told->commit, told->line, "text", weight::prose);
+    s.propose("regression.bad", told->commit, told->line, "text", weight::prose);
     return;
   }
   scan_unnamed_contrast(s);

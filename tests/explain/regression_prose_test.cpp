@@ -92,6 +92,37 @@ TEST(RegressionProse, LlamaCppsFirstBadCommitFieldIsTheReportersBisection) {
     EXPECT_TRUE(regression_in(std::string("### First Bad Commit\n\n") + none + "\n").component.empty()) << none;
 }
 
+TEST(RegressionProse, ABareNumberBesideANamedBuildIsABuild) {
+  // llama.cpp#19777-like: the title names b8143, the prose the neighbour without its "b"
+  expect_regression("Title: b8143 produces garbage on Vulkan\n\nthings broke recently from 8143\n\n8142 works and the model answers\n",
+                    "llama.cpp", "b8142", "b8143");
+  // no build named anywhere: a bare number is no version; far from the named build: a count, a port
+  EXPECT_TRUE(regression_in("8142 works, 8143 produces garbage\n").component.empty());
+  EXPECT_TRUE(regression_in("b8143 produces garbage\nport 3000 works\n").good.empty());
+}
+
+TEST(RegressionProse, AFailureThatStartedAtAVersionNamesTheOneBeforeItAsGood) {
+  expect_regression("llama-bench crashes immediately with a segfault starting with build b139.\n", "llama.cpp", "the build before b139",
+                    "b139");
+  expect_regression("vLLM is broken since 0.9.0, every request hangs\n", "vllm", "the release before 0.9.0", "0.9.0");
+  // a version the reporter merely runs on, or a fix tried since, is no start of a failure
+  EXPECT_TRUE(regression_in("I have been using vLLM since 0.9.0 and it crashes on this model\n").component.empty());
+  EXPECT_TRUE(regression_in("Since b139 I tried everything, still crashes\n").component.empty());
+}
+
+TEST(RegressionProse, ABisectionToldInProseOrByGitNamesTheFirstBadCommit) {
+  expect_regression("I tracked it down to the commit that broke it. https://github.com/ggml-org/llama.cpp/commit/706fbd8ab62797bd3702a3b20312efb801db49a6\n",
+                    "llama.cpp", "the commit before 706fbd8ab627", "706fbd8ab627");
+  expect_regression("git bisect says:\nb0c4e1d2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8 is the first bad commit\n"
+                    "see https://github.com/vllm-project/vllm/commit/b0c4e1d2f3a4\n",
+                    "", "the commit before b0c4e1d2f3a4", "b0c4e1d2f3a4");
+  expect_regression("Bisected to https://github.com/vllm-project/vllm/commit/b0c4e1d2f3a4, before it the model loads\n", "vllm",
+                    "the commit before b0c4e1d2f3a4", "b0c4e1d2f3a4");
+  for (const char* none : {"I could not bisect it, 706fbd8ab627 is what I run\n", "I will bisect it tomorrow\n",
+                           "tracked it down to the tokenizer config\n"})
+    EXPECT_TRUE(regression_in(none).bad.empty()) << none;
+}
+
 TEST(RegressionProse, VersionsWithoutAWorksFailsContrastGiveNothing) {
   // Only a list of versions, or both failing, or two components: no regression of one component.
   for (std::string_view text :
