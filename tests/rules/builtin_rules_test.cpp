@@ -1476,5 +1476,16 @@ TEST(BuiltinRules, SpentSet33RulesAndTheirNearMisses) {
       << "next to a discrete GPU the iGPU is hidden instead";
 }
 
+TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
+  auto& fires = error_text_fires;
+  const std::string launcher = "    raise RuntimeError(\"PyTorch is not able to access CUDA\")\nRuntimeError: PyTorch is not able to access CUDA\n";
+  EXPECT_TRUE(fires(launcher, "GS-APP-702"));
+  EXPECT_TRUE(fires("RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check\n",
+                    "GS-APP-702"));
+  EXPECT_FALSE(fires(launcher + "GPU: AMD Radeon RX 7900 XTX\n", "GS-APP-702")) << "a CUDA torch on a Radeon is GS-WIN-256's";
+  EXPECT_FALSE(fires(launcher + "venv for --use-zluda\n", "GS-APP-702")) << "ZLUDA runs a CUDA torch on purpose";
+  EXPECT_FALSE(fires(launcher + "it works with sudo\n", "GS-APP-702")) << "a sudo-only contrast is the device nodes' group";
+}
+
 }  // namespace
 }  // namespace gs
