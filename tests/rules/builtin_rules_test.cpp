@@ -1485,6 +1485,11 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
   EXPECT_FALSE(fires(launcher + "GPU: AMD Radeon RX 7900 XTX\n", "GS-APP-702")) << "a CUDA torch on a Radeon is GS-WIN-256's";
   EXPECT_FALSE(fires(launcher + "venv for --use-zluda\n", "GS-APP-702")) << "ZLUDA runs a CUDA torch on purpose";
   EXPECT_FALSE(fires(launcher + "it works with sudo\n", "GS-APP-702")) << "a sudo-only contrast is the device nodes' group";
+  EXPECT_TRUE(fires("misc/strongstream.cc:53 NCCL WARN NCCL cannot be captured in a graph if either it wasn't built with CUDA runtime "
+                    ">= 11.3 or if the installed CUDA driver < R465.\nRuntimeError: NCCL error: invalid usage\n",
+                    "GS-DIST-230"));
+  EXPECT_FALSE(fires("RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)\n", "GS-DIST-230"))
+      << "invalid usage has other causes: only NCCL's graph-capture warning names this one";
 }
 
 }  // namespace
