@@ -1490,6 +1490,13 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
                     "GS-DIST-230"));
   EXPECT_FALSE(fires("RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)\n", "GS-DIST-230"))
       << "invalid usage has other causes: only NCCL's graph-capture warning names this one";
+  EXPECT_TRUE(fires("LLVM ERROR: Cannot select: intrinsic %llvm.amdgcn.fdot2.bf16.bf16\n", "GS-HIP-217"));
+  const std::string rdna2_bf16 = "AMD Radeon RX 6600 XT (gfx1032): LoRA in bf16 crashes at the first step\n";
+  EXPECT_TRUE(error_text_fires_with(rdna2_bf16, "GS-HIP-218", shows_amd_gpu("gfx1032")));
+  EXPECT_FALSE(error_text_fires_with(rdna2_bf16, "GS-HIP-218", shows_amd_gpu("gfx1100"))) << "RDNA3 computes in bf16";
+  EXPECT_FALSE(error_text_fires_with("AMD Radeon RX 6600 XT (gfx1032): LoRA in fp16 crashes at the first step\n", "GS-HIP-218",
+                                     shows_amd_gpu("gfx1032")))
+      << "no bf16 in the run";
 }
 
 }  // namespace
