@@ -153,6 +153,7 @@ explain_result explain_text(std::string_view text, const knowledge_base& kb) {
     }
   }
   kb.drop_superseded(out.findings);  // a text finding may supersede an environment one, or back
+  kb.drop_last_resorts(out.findings);  // a cause found by either pass outranks a context answer
   std::stable_sort(out.findings.begin(), out.findings.end(),
                    [](const finding& a, const finding& b) { return severity_rank(a.level) < severity_rank(b.level); });
 

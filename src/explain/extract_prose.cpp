@@ -93,7 +93,8 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
   //   rocBLAS "... for GPU arch : gfx1201"; torch "NVIDIA GeForce RTX 5090 with CUDA capability
   //   sm_120 is not compatible"; "Found GPU0 NVIDIA GeForce GTX 1060 which is of cuda capability 6.1";
   //   vLLM "Your Tesla T4 GPU has compute capability 7.5".
-  if (size_t p = lower.find("gpu arch : "); p != std::string::npos) {
+  // (a title's paraphrase drops the space: "... No such file or directory for GPU arch: gfx1100")
+  if (size_t p = lower.find("gpu arch : "); p != std::string::npos || (p = lower.find("for gpu arch: ")) != std::string::npos) {
     std::vector<std::string> t = gfx_tokens(lower.substr(p));
     if (!t.empty()) s.gpus.push_back({t.front(), t.front(), i, "text", weight::labelled});
     return;

@@ -284,7 +284,7 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
   const toml::source_region& where = t.source();
   bool ok = check_keys(t, {"id", "severity", "title", "evidence", "remediation", "refs", "why", "when", "unless",
                            "escalate", "match_text", "match_requires", "match_excludes", "facts_alone", "when_shown",
-                           "supersedes", "fallback"}, "[[rule]]", ctx);
+                           "supersedes", "fallback", "last_resort"}, "[[rule]]", ctx);
   rule r;
   r.pos = ctx.pos(where);
   if (const std::string* id = get_string(t, "id", true, where, ctx, ok)) {
@@ -373,6 +373,14 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
       ok = false;
     } else {
       r.fallback = **fb->as_boolean();
+    }
+  }
+  if (const toml::node* lr = t.get("last_resort")) {
+    if (!lr->is_boolean()) {
+      ctx.error(lr->source(), "'last_resort' is true or false");
+      ok = false;
+    } else {
+      r.last_resort = **lr->as_boolean();
     }
   }
   if ((t.get("match_requires") || t.get("match_excludes")) && !t.get("match_text")) {

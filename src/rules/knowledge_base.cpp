@@ -256,6 +256,7 @@ std::vector<finding> knowledge_base::evaluate(const machine_facts& facts) const 
     if (!r.when.empty() && (r.match_text.empty() || r.facts_alone)) fire(r, facts, *data_, allocs, out);
   sort_and_dedupe(out);
   drop_superseded(out);
+  drop_last_resorts(out);
   return out;
 }
 
@@ -266,6 +267,17 @@ void knowledge_base::drop_superseded(std::vector<finding>& fs) const {
       if (r.id == f.id) dropped.insert(r.supersedes.begin(), r.supersedes.end());
   if (dropped.empty()) return;
   std::erase_if(fs, [&](const finding& f) { return dropped.count(f.id) > 0; });
+}
+
+void knowledge_base::drop_last_resorts(std::vector<finding>& fs) const {
+  std::set<std::string> last;
+  for (const rule& r : data_->rules)
+    if (r.last_resort) last.insert(r.id);
+  if (last.empty()) return;
+  const bool specific = std::any_of(fs.begin(), fs.end(), [&](const finding& f) {
+    return !last.count(f.id) && (f.level == severity::fail || f.level == severity::warn);
+  });
+  if (specific) std::erase_if(fs, [&](const finding& f) { return last.count(f.id) > 0; });
 }
 
 std::vector<finding> knowledge_base::match_error_text(std::string_view text, const machine_facts& facts) const {
@@ -325,6 +337,7 @@ std::vector<finding> knowledge_base::match_error_text(std::string_view text, con
   });
   sort_and_dedupe(out);
   drop_superseded(out);
+  drop_last_resorts(out);
   return out;
 }
 

@@ -49,6 +49,8 @@ class knowledge_base {
   /// evaluate() and match_error_text() apply it to their own lists; callers that merge lists
   /// (explain, a probe run) apply it again to the merged one.
   void drop_superseded(std::vector<finding>& fs) const;
+  /// Drops the last-resort findings (rule.last_resort) when any other fail or warn finding stands.
+  void drop_last_resorts(std::vector<finding>& fs) const;
 
   size_t size() const;
   const std::vector<rule>& rules() const;

@@ -109,6 +109,10 @@ struct rule {
   /// dropped when a rule that is not a fallback matched the same line, since that one knows the
   /// line's own cause and fix.
   bool fallback = false;
+  /// A context answer for when nothing specific is known ("this is a nightly build: step back a
+  /// date"): dropped whenever any other fail or warn finding stands on the same machine or paste,
+  /// since that one names a cause and this one only where to look.
+  bool last_resort = false;
   /// The highest N of a `{match.N}` placeholder in its templates or a `match.N` fact in its
   /// conditions (0: none): the N-th capture group of the match_text regex that matched, so one
   /// rule can name and compare what the error names.

@@ -1374,7 +1374,8 @@ TEST(BuiltinRules, SpentSet31MissesAndTheirNearMisses) {
   for (const char* ok : {"make -j16 LLAMA_HIPBLAS=1 AMDGPU_TARGETS=gfx1030\n", "cmake -DGPU_TARGETS=\"gfx1100;gfx1201\" ..\n",
                          "export PYTORCH_ROCM_ARCH=gfx90a,gfx942:xnack+\n", "cmake -DGPU_TARGETS=native ..\n",
                          "cmake -DAMDGPU_TARGETS=gfx11-generic ..\n", "cmake -DGPU_TARGETS=<your gfx> ..\n",
-                         "PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n"})
+                         "PYTORCH_ROCM_ARCH=gfx908 python setup.py install\n", "`export HCC_AMDGPU_TARGET=gfx90a`\n",
+                         "[AMDGPU_TARGETS=gfx1100] and {GPU_TARGETS=gfx1030}\n"})
     EXPECT_FALSE(fires(ok, "GS-HIP-214")) << ok;
   auto& amd = shows_amd_gpu;
   const std::string rocm = "ROCm 5.6, make LLAMA_HIPBLAS=1\n";
@@ -1497,6 +1498,11 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
   EXPECT_FALSE(error_text_fires_with("AMD Radeon RX 6600 XT (gfx1032): LoRA in fp16 crashes at the first step\n", "GS-HIP-218",
                                      shows_amd_gpu("gfx1032")))
       << "no bf16 in the run";
+  const std::string nightly = "torch 2.12.0.dev20260324+rocm7.2\nSegmentation fault (core dumped)\n";
+  EXPECT_TRUE(fires(nightly, "GS-REG-203"));
+  EXPECT_FALSE(fires("torch 2.6.0+rocm6.2.4\nSegmentation fault (core dumped)\n", "GS-REG-203")) << "a release build";
+  EXPECT_FALSE(fires(nightly + "The stable release crashes the same way too.\n", "GS-REG-203")) << "the stable one fails too";
+  EXPECT_FALSE(fires(nightly + "RuntimeError: No HIP GPUs are available\n", "GS-REG-203")) << "a specific cause outranks it";
 }
 
 }  // namespace

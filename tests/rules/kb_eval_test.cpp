@@ -340,6 +340,35 @@ TEST(KbLoader, CaptureFactsInConditionsNeedARegexWithThatManyGroups) {
   EXPECT_NE(errors[0].to_string().find("{match.3} is a capture group"), std::string::npos) << errors[0].to_string();
 }
 
+TEST(KbEval, ALastResortGivesWayToAnyOtherFailOrWarn) {
+  std::string rules =
+      "[[rule]]\nid = \"GS-T-001\"\nseverity = \"warn\"\ntitle = \"context\"\nevidence = \"e\"\nremediation = \"r\"\n"
+      "last_resort = true\nmatch_text = [\"dev20260324\"]\n"
+      "[[rule]]\nid = \"GS-T-002\"\nseverity = \"fail\"\ntitle = \"cause\"\nevidence = \"e\"\nremediation = \"r\"\n"
+      "match_text = [\"libfoo.so: cannot open\"]\n"
+      "[[rule]]\nid = \"GS-T-003\"\nseverity = \"info\"\ntitle = \"note\"\nevidence = \"e\"\nremediation = \"r\"\n"
+      "match_text = [\"note me\"]\n";
+  knowledge_base kb = load_kb_text(rules);
+  machine_facts pasted;
+  pasted.coverage.partial = true;
+  auto fired = [&](const char* text) {
+    std::vector<std::string> out;
+    for (const finding& f : kb.match_error_text(text, pasted)) out.push_back(f.id);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(fired("torch 2.12.0.dev20260324+rocm7.2\nSegmentation fault\n"), std::vector<std::string>{"GS-T-001"});
+  EXPECT_EQ(fired("torch 2.12.0.dev20260324+rocm7.2\nlibfoo.so: cannot open shared object file\n"), std::vector<std::string>{"GS-T-002"});
+  EXPECT_EQ(fired("torch 2.12.0.dev20260324+rocm7.2\nnote me\n"), (std::vector<std::string>{"GS-T-001", "GS-T-003"}))
+      << "an info note names no cause";
+  std::vector<kb_error> errors;
+  knowledge_base::load({{"m.toml", "schema = 1\n[[rule]]\nid = \"GS-T-004\"\nseverity = \"warn\"\ntitle = \"t\"\n"
+                                   "evidence = \"e\"\nremediation = \"r\"\nlast_resort = \"yes\"\nmatch_text = [\"x\"]\n"}},
+                       errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].to_string().find("'last_resort' is true or false"), std::string::npos) << errors[0].to_string();
+}
+
 TEST(KbEval, AFallbackGivesWayToARuleThatMatchedTheSameLine) {
   std::string rules =
       "[[rule]]\nid = \"GS-T-001\"\nseverity = \"fail\"\ntitle = \"generic\"\nevidence = \"e\"\nremediation = \"r\"\n"
