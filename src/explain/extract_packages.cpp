@@ -400,6 +400,43 @@ bool names_only_a_requirement(const std::string& line) {
   return scan::icontains(line.substr(0, std::min<size_t>(line.size(), 16)), "collecting ");
 }
 
+/// The torch build a pip command or a requirements file asks for by its index:
+/// "--index-url https://download.pytorch.org/whl/cu126" is a CUDA 12.6 wheel, ".../whl/nightly/cu128"
+/// CUDA 12.8, ".../whl/rocm6.3" HIP 6.3 (pytorch.org's layout). Read only when no torch build
+/// label is in the paste (a "+cu128" or collect_env says what is installed), and a paste that
+/// names two indexes ("tried cu126, then cu128") gives none: which one failed is not said.
+void torch_index(paste_scan& s) {
+  std::vector<std::pair<std::string, std::string>> seen;  // (key, value)
+  size_t line = 0;
+  for (size_t i = 0; i < s.lines.size(); ++i) {
+    const std::string& l = s.lines[i];
+    if (l.size() > 1024) continue;
+    size_t p = l.find("download.pytorch.org/whl/");
+    if (p == std::string::npos) continue;
+    const std::string lower = lower_copy(l);
+    if (lower.find("pip") == std::string::npos && lower.find("index-url") == std::string::npos && lower.find("-f ") == std::string::npos &&
+        lower.find("find-links") == std::string::npos && lower.find("uv ") == std::string::npos)
+      continue;  // a link in prose ("see download.pytorch.org/whl/...") installs nothing
+    std::string_view rest = std::string_view(lower).substr(p + 25);
+    for (std::string_view channel : {"nightly/", "test/"})
+      if (rest.rfind(channel, 0) == 0) rest.remove_prefix(channel.size());
+    size_t e = 0;
+    while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '.')) ++e;
+    std::string tag(rest.substr(0, e));
+    std::pair<std::string, std::string> reading;
+    if (tag.size() >= 5 && tag.size() <= 6 && tag.rfind("cu", 0) == 0 &&
+        std::all_of(tag.begin() + 2, tag.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      reading = {"torch.cuda", tag.substr(2, tag.size() - 3) + "." + tag.substr(tag.size() - 1)};  // cu126 -> 12.6, cu118 -> 11.8
+    else if (tag.rfind("rocm", 0) == 0 && looks_like_version(tag.substr(4)))
+      reading = {"torch.hip", hip_major_minor(tag.substr(4))};
+    else
+      continue;
+    if (std::find(seen.begin(), seen.end(), reading) == seen.end()) seen.push_back(reading);
+    line = i;
+  }
+  if (seen.size() == 1) s.propose(seen[0].first, seen[0].second, line, "pip index", weight::prose);
+}
+
 }  // namespace
 
 void scan_packages(paste_scan& s) {
@@ -451,6 +488,7 @@ void scan_packages(paste_scan& s) {
     if (names_only_a_requirement(l)) continue;
     mentions(s, i, l);
   }
+  if (!s.torch_build_seen) torch_index(s);  // after every label: an installed wheel's own says more
   if (freeze_lines > 0) s.kind("pip freeze");
   if (freeze_lines >= 30) s.package_list = true;  // pip freeze leaves pip/setuptools out: size is the only sign
 }

@@ -147,6 +147,27 @@ TEST(PasteRead, PackagesFromListsAndProse) {
   EXPECT_TRUE(has_kind(c, "conda list"));
 }
 
+// The torch build a pip or uv command asks for by pytorch.org's index: the weakest reading, and
+// none when two indexes are named (which one the failing install used is not said).
+TEST(PasteRead, TheTorchIndexOfAnInstallCommandNamesItsBuild) {
+  auto f = facts_of(read_paste("pip install torch torchvision --index-url https://download.pytorch.org/whl/cu126\n"));
+  EXPECT_EQ(f["torch.cuda"], "12.6");
+  EXPECT_EQ(facts_of(read_paste("pip install --pre torch --index-url https://download.pytorch.org/whl/nightly/cu128\n"))["torch.cuda"],
+            "12.8");
+  EXPECT_EQ(facts_of(read_paste("uv pip install invokeai --index=https://download.pytorch.org/whl/rocm6.3\n"))["torch.hip"], "6.3");
+  EXPECT_EQ(facts_of(read_paste("--extra-index-url https://download.pytorch.org/whl/cu118\ntorch==2.1.2\n"))["torch.cuda"], "11.8");
+  EXPECT_FALSE(facts_of(read_paste("pip install torch --index-url https://download.pytorch.org/whl/cu126\n"
+                                   "then pip install torch --index-url https://download.pytorch.org/whl/cu128\n"))
+                   .count("torch.cuda"))
+      << "two indexes: which one failed is not said";
+  EXPECT_FALSE(facts_of(read_paste("see https://download.pytorch.org/whl/cu126 for the wheels\n")).count("torch.cuda"))
+      << "a link in prose installs nothing";
+  EXPECT_EQ(facts_of(read_paste("pip install torch --index-url https://download.pytorch.org/whl/cu126\ntorch 2.7.0+cu128\n"))["torch.cuda"],
+            "12.8")
+      << "the installed wheel's own label outweighs the index";
+  EXPECT_FALSE(facts_of(read_paste("pip install torch --index-url https://download.pytorch.org/whl/cpu\n")).count("torch.cuda"));
+}
+
 // An issue form's labels and examples (TensorFlow's template): the example in parentheses is the
 // template's, the answer after the colon the reporter's; a note between label and value is skipped.
 TEST(PasteRead, IssueFormExamplesAreNotFacts) {
