@@ -1503,6 +1503,9 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
   EXPECT_FALSE(fires("torch 2.6.0+rocm6.2.4\nSegmentation fault (core dumped)\n", "GS-REG-203")) << "a release build";
   EXPECT_FALSE(fires(nightly + "The stable release crashes the same way too.\n", "GS-REG-203")) << "the stable one fails too";
   EXPECT_FALSE(fires(nightly + "RuntimeError: No HIP GPUs are available\n", "GS-REG-203")) << "a specific cause outranks it";
+  const std::string not_supported = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasSgemm( handle, opa, opb, m, n, k)`\n";
+  EXPECT_TRUE(fires(not_supported + "ZLUDA 3.8.4 patched into torch\\lib\n", "GS-WIN-262"));
+  EXPECT_FALSE(fires(not_supported + "GPU: RTX 4090\n", "GS-WIN-262")) << "without ZLUDA it is cuBLAS's own refusal";
 }
 
 }  // namespace
