@@ -1506,6 +1506,16 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
   const std::string not_supported = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasSgemm( handle, opa, opb, m, n, k)`\n";
   EXPECT_TRUE(fires(not_supported + "ZLUDA 3.8.4 patched into torch\\lib\n", "GS-WIN-262"));
   EXPECT_FALSE(fires(not_supported + "GPU: RTX 4090\n", "GS-WIN-262")) << "without ZLUDA it is cuBLAS's own refusal";
+  auto explained = [](const std::string& text) {
+    std::set<std::string> out;
+    for (const finding& f : explain_text(text, builtin_knowledge_base()).findings) out.insert(f.id);
+    return out;
+  };
+  EXPECT_TRUE(explained("I run it on WSL2 with an RTX 3080.\ntaichi does not recognize my CUDA, it runs on the CPU\n").count("GS-WSL-719"));
+  EXPECT_FALSE(explained("Ubuntu 22.04 with an RTX 3080.\ntaichi does not recognize my CUDA, it runs on the CPU\n").count("GS-WSL-719"))
+      << "not WSL";
+  EXPECT_FALSE(explained("I run it on WSL2 with a Radeon RX 7900 XTX.\nit does not detect my GPU, runs on the CPU\n").count("GS-WSL-719"))
+      << "ROCm on WSL is another path";
 }
 
 }  // namespace
