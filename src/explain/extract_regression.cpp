@@ -67,6 +67,9 @@ bool has_any(std::string_view t, const std::string_view (&ws)[N]) {
 
 verdict clause_verdict(std::string_view c) {
   if (has_any(c, kFixedBy) || has_any(c, {"without error", "no error", "without crash", "no crash"})) return verdict::works;
+  // "this issue does not occur with JAX v0.5.3", "(not present in v0.5.3)": a denied failure
+  if (has_any(c, {"not occur", "n't occur", "not present in", "not happen", "n't happen", "no such issue", "no such error"}))
+    return verdict::works;
   if (has_any(c, kFails)) return verdict::fails;
   if (has_any(c, kWorks)) return verdict::works;
   return verdict::none;
@@ -129,6 +132,20 @@ std::vector<std::string_view> clauses(std::string_view l) {
   };
   for (size_t i = 0; i < l.size(); ++i) {
     char c = l[i];
+    if (c == '(') {
+      // a closing parenthetical is a clause of its own ("... with jax 0.6.1 (not present in 0.5.3)");
+      // one inside the sentence ("CUDA 12 llama.cpp (Windows) v2.27.1") is not
+      size_t close = l.find(')', i);
+      size_t after = close == std::string_view::npos ? close : l.find_first_not_of(' ', close + 1);
+      bool closes = close != std::string_view::npos &&
+                    (after == std::string_view::npos || std::string_view(",;.!?|").find(l[after]) != std::string_view::npos);
+      if (closes) {
+        cut(i, 1);
+        cut(close, 1);
+        i = close;
+      }
+      continue;
+    }
     if (c == ';' || c == ',' || c == '|' || ((c == '.' || c == '!' || c == '?') && (i + 1 == l.size() || l[i + 1] == ' ')))
       cut(i, 1);
     else
@@ -235,6 +252,13 @@ std::vector<version_mention> mentions_in(std::string_view lower, std::string& la
       for (std::string_view w : {"versions after ", "version after ", "builds after ", "releases after ", "anything after ",
                                  "everything after ", "newer than "})
         after_it = after_it || (p >= w.size() && c.compare(p - w.size(), w.size(), w) == 0);
+      // "any release b8391 or later, crashes": the failing range starts there, said in another clause
+      size_t end = p + 1;  // just past the token as written ("v0.6.1", "b8391", a bare "8142")
+      while (end < c.size() && (scan::is_digit(c[end]) || c[end] == '.')) ++end;
+      bool and_later = false;
+      for (std::string_view w : {" or later", " or newer", " and later", " and newer", " onwards", " and up", " and above"})
+        and_later = and_later || c.compare(end, w.size(), w) == 0;
+      if (and_later && v == verdict::none && has_any(lower, kFails)) said = verdict::fails;
       if (after_it && v == verdict::fails) {
         out.push_back({comp, *ver, verdict::works});
         out.push_back({comp, "after " + *ver, verdict::fails});

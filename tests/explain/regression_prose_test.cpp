@@ -123,6 +123,19 @@ TEST(RegressionProse, ABisectionToldInProseOrByGitNamesTheFirstBadCommit) {
     EXPECT_TRUE(regression_in(none).bad.empty()) << none;
 }
 
+TEST(RegressionProse, ADeniedFailureAndAnOpenEndedRangeAreContrastsToo) {
+  expect_regression("I get a cuSolver internal error when running my code with JAX v0.6.1. This issue does not occur with JAX v0.5.3.\n",
+                    "jax", "0.5.3", "0.6.1");
+  expect_regression("Title: `XlaRuntimeError: cuSolver internal error` with jax 0.6.1 (not present in jax 0.5.3)\n", "jax", "0.5.3", "0.6.1");
+  expect_regression("Running llama-server based on any llama.cpp release b8391 or later, crashes immediately.\nb8390 works as before\n",
+                    "llama.cpp", "b8390", "b8391");
+  // a parenthetical inside the sentence is not a clause of its own
+  expect_regression("- Broken runtime: CUDA 12 llama.cpp (Windows) v2.27.1\n- Working runtime: CUDA 12 llama.cpp (Windows) v2.25.2\n",
+                    "llama.cpp", "2.25.2", "2.27.1");
+  // an open range with nothing failing in the line is no contrast
+  EXPECT_TRUE(regression_in("Use llama.cpp b8391 or later for this model.\nb8390 works as before\n").bad.empty());
+}
+
 TEST(RegressionProse, VersionsWithoutAWorksFailsContrastGiveNothing) {
   // Only a list of versions, or both failing, or two components: no regression of one component.
   for (std::string_view text :
