@@ -1516,6 +1516,11 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
       << "not WSL";
   EXPECT_FALSE(explained("I run it on WSL2 with a Radeon RX 7900 XTX.\nit does not detect my GPU, runs on the CPU\n").count("GS-WSL-719"))
       << "ROCm on WSL is another path";
+  EXPECT_TRUE(fires("OSError: [Errno 28] No space left on device: '/root/.cache/pip/http/12'\n", "GS-HOST-070"));
+  EXPECT_FALSE(fires("RuntimeError: unable to write to file </torch_123_456>: No space left on device (28)\n"
+                     "docker run without --shm-size: /dev/shm is 64 MB\n",
+                     "GS-HOST-070"))
+      << "/dev/shm in a container is its own limit";
 }
 
 }  // namespace
