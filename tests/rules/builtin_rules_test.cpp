@@ -1521,6 +1521,11 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
                      "docker run without --shm-size: /dev/shm is 64 MB\n",
                      "GS-HOST-070"))
       << "/dev/shm in a container is its own limit";
+  const std::string busy = "ollama run deepseek-r1:14b: the CPU utilization jumps but not the GPU\n";
+  EXPECT_TRUE(error_text_fires_with(busy, "GS-APP-703", shows_amd_gpu("gfx1103")));
+  EXPECT_FALSE(error_text_fires_with(busy, "GS-APP-703", shows_amd_gpu("gfx1100"))) << "gfx1100 is in Ollama's ROCm list";
+  EXPECT_FALSE(error_text_fires_with(busy + "using the ollama-vulkan runner\n", "GS-APP-703", shows_amd_gpu("gfx1103")))
+      << "a Vulkan runner does not use the ROCm list";
 }
 
 }  // namespace
