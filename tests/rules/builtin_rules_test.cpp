@@ -729,6 +729,7 @@ TEST(BuiltinRules, EveryRuleExplainsItself) {
   for (const rule& r : builtin().rules()) {
     EXPECT_FALSE(r.why.empty()) << r.id;
     EXPECT_LE(r.title.size(), 110u) << r.id;
+    EXPECT_EQ(r.title.find('{'), std::string::npos) << r.id << ": a title is shown as written; facts go in evidence or remediation";
     EXPECT_EQ(r.remediation.source.find('\n'), std::string::npos) << r.id << ": remediation is one line";
   }
 }
