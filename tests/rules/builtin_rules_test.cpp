@@ -1527,6 +1527,10 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
   EXPECT_FALSE(error_text_fires_with(busy, "GS-APP-703", shows_amd_gpu("gfx1100"))) << "gfx1100 is in Ollama's ROCm list";
   EXPECT_FALSE(error_text_fires_with(busy + "using the ollama-vulkan runner\n", "GS-APP-703", shows_amd_gpu("gfx1103")))
       << "a Vulkan runner does not use the ROCm list";
+  const std::string run = "docker run -it --device /dev/kfd --device /dev/dri rocm/vllm bash\n";
+  EXPECT_TRUE(fires(run + "RuntimeError: No HIP GPUs are available\n", "GS-CONT-253"));
+  EXPECT_FALSE(fires("docker run -it --device /dev/dri rocm/vllm bash\nRuntimeError: No HIP GPUs are available\n", "GS-CONT-253"))
+      << "without /dev/kfd the missing flag is the cause";
 }
 
 }  // namespace
