@@ -65,13 +65,25 @@ bool has_any(std::string_view t, const std::string_view (&ws)[N]) {
   return false;
 }
 
+/// A works word as a word of its own: "frameworks", "workspace" and "undefined" hold "works" and
+/// "fine" without saying anything works.
+bool says_works(std::string_view t) {
+  auto letter = [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)) != 0; };
+  for (std::string_view w : kWorks)
+    for (size_t p = t.find(w); p != std::string_view::npos; p = t.find(w, p + 1)) {
+      const size_t e = p + w.size();
+      if ((p == 0 || !letter(t[p - 1]) || w.front() == ' ') && (e == t.size() || !letter(t[e]))) return true;
+    }
+  return false;
+}
+
 verdict clause_verdict(std::string_view c) {
   if (has_any(c, kFixedBy) || has_any(c, {"without error", "no error", "without crash", "no crash"})) return verdict::works;
   // "this issue does not occur with JAX v0.5.3", "(not present in v0.5.3)": a denied failure
   if (has_any(c, {"not occur", "n't occur", "not present in", "not happen", "n't happen", "no such issue", "no such error"}))
     return verdict::works;
   if (has_any(c, kFails)) return verdict::fails;
-  if (has_any(c, kWorks)) return verdict::works;
+  if (says_works(c)) return verdict::works;
   return verdict::none;
 }
 
@@ -114,6 +126,11 @@ std::string component_before(std::string_view lower, size_t at) {
   for (const kw& k : kws)
     for (size_t p = before.rfind(k.word); p != std::string_view::npos; p = p ? before.rfind(k.word, p - 1) : std::string_view::npos) {
       if (p > 0 && std::isalnum(static_cast<unsigned char>(before[p - 1]))) continue;  // inside a word
+      // nor may a letter follow it, but a plural's s: "rocminfo", "torchvision" name no version of
+      // ROCm or torch ("rocm6.2", "drivers 566.36" do)
+      if (const size_t after = p + k.word.size();
+          after < before.size() && std::isalpha(static_cast<unsigned char>(before[after])) && before[after] != 's')
+        continue;
       const size_t end = p + k.word.size();
       if (k.tight && !adjacent(end)) break;
       if (end > best_end || (end == best_end && k.word.size() > best_len)) best_end = end, best_len = k.word.size(), comp = k.component;
@@ -316,7 +333,7 @@ verdict heading_verdict(std::string_view t) {
   if (t.size() > 60 || t.back() != ':' || std::any_of(t.begin(), t.end(), [](char c) { return scan::is_digit(c); }))
     return verdict::none;
   if (has_any(t, kFails) || has_any(t, {"but not", "not with", "not on"})) return verdict::fails;
-  if (has_any(t, kWorks)) return verdict::works;
+  if (says_works(t)) return verdict::works;
   return verdict::none;
 }
 

@@ -132,6 +132,11 @@ TEST(RegressionProse, ADeniedFailureAndAnOpenEndedRangeAreContrastsToo) {
   // a parenthetical inside the sentence is not a clause of its own
   expect_regression("- Broken runtime: CUDA 12 llama.cpp (Windows) v2.27.1\n- Working runtime: CUDA 12 llama.cpp (Windows) v2.25.2\n",
                     "llama.cpp", "2.25.2", "2.27.1");
+  // words that hold a works word or a component's name say nothing of it
+  EXPECT_TRUE(regression_in("rocminfo fails with Ubuntu 18.04 and ROCm 2.2\n"
+                            ">hsa api call failure at line 900, file: /data/jenkins_workspace/compute-rocm-rel-2.2/rocminfo/rocminfo.cc\n")
+                  .component.empty());
+  EXPECT_TRUE(regression_in("torch 2.5.1 fails: undefined symbol in torchvision 0.20.1\n").good.empty());
   // an open range with nothing failing in the line is no contrast
   EXPECT_TRUE(regression_in("Use llama.cpp b8391 or later for this model.\nb8390 works as before\n").bad.empty());
 }
