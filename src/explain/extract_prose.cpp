@@ -123,7 +123,8 @@ void gpus(paste_scan& s, size_t i, const std::string& l, const std::string& lowe
   // all of them; a GPU named in a sentence may be one the user compares with or asks about.
   std::string bare = without_urls(l);
   const int w = gpu_label_line(l) ? weight::labelled : weight::prose;
-  for (const gpu_name_hit& h : find_gpu_names(bare)) s.gpus.push_back({h.arch, h.text, i, "text", w});
+  // an APU's CPU model is the weakest reading (0): any GPU the paste names itself outranks it
+  for (const gpu_name_hit& h : find_gpu_names(bare)) s.gpus.push_back({h.arch, h.text, i, "text", h.by_cpu ? 0 : w});
   if (!lists_targets(lower))
     for (const std::string& t : gfx_tokens(lower_copy(bare))) s.gpus.push_back({t, t, i, "text", w});
 }

@@ -18,6 +18,7 @@ constexpr std::string_view kTablePath = "matrix/hardware/gpu_names.toml";
 struct spelling {
   std::string words;  ///< lower case, single spaces ("rx 9070")
   std::string arch;
+  bool by_cpu = false;  ///< an APU's CPU model ([[apu]] cpus), not a GPU's name
 };
 
 struct table {
@@ -43,22 +44,27 @@ const table& names_table() {
     }
     const toml::array* arches = parsed["arch"].as_array();
     if (!arches) out.errors.push_back(std::string(kTablePath) + ": no [[arch]] entries");
-    for (const toml::node& n : arches ? *arches : toml::array{}) {
-      const toml::table* t = n.as_table();
-      const auto arch = t ? (*t)["arch"].value<std::string>() : std::nullopt;
-      const toml::array* names = t ? (*t)["names"].as_array() : nullptr;
-      if (!arch || !names) {
-        out.errors.push_back(std::string(kTablePath) + ":" + std::to_string(n.source().begin.line) +
-                             ": an [[arch]] needs arch = \"...\" and names = [...]");
-        continue;
-      }
-      for (const toml::node& s : *names)
-        if (auto w = s.value<std::string>()) {
-          std::string lower;
-          for (char c : *w) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          out.names.push_back({lower, *arch});
+    // [[arch]] names = GPU product names; [[apu]] cpus = CPU models whose integrated GPU is that arch
+    auto read = [&](const toml::array* entries, std::string_view section, std::string_view list, bool by_cpu) {
+      for (const toml::node& n : entries ? *entries : toml::array{}) {
+        const toml::table* t = n.as_table();
+        const auto arch = t ? (*t)["arch"].value<std::string>() : std::nullopt;
+        const toml::array* names = t ? (*t)[list].as_array() : nullptr;
+        if (!arch || !names) {
+          out.errors.push_back(std::string(kTablePath) + ":" + std::to_string(n.source().begin.line) + ": an [[" + std::string(section) +
+                               "]] needs arch = \"...\" and " + std::string(list) + " = [...]");
+          continue;
         }
-    }
+        for (const toml::node& s : *names)
+          if (auto w = s.value<std::string>()) {
+            std::string lower;
+            for (char c : *w) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            out.names.push_back({lower, *arch, by_cpu});
+          }
+      }
+    };
+    read(arches, "arch", "names", false);
+    read(parsed["apu"].as_array(), "apu", "cpus", true);
     std::stable_sort(out.names.begin(), out.names.end(),
                      [](const spelling& a, const spelling& b) { return a.words.size() > b.words.size(); });
     return out;
@@ -99,7 +105,12 @@ std::vector<gpu_name_hit> find_gpu_names(std::string_view line) {
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::vector<gpu_name_hit> hits;
   std::vector<std::pair<size_t, size_t>> taken;
+  // A CPU model says which iGPU there is only where the line speaks of that iGPU.
+  const bool igpu_words = lower.find("radeon") != std::string::npos || lower.find("igpu") != std::string::npos ||
+                          lower.find("integrated") != std::string::npos || lower.find("apu") != std::string::npos ||
+                          lower.find("vega") != std::string::npos;
   for (const spelling& s : names_table().names) {
+    if (s.by_cpu && !igpu_words) continue;
     for (size_t from = 0;;) {
       // Plain variables, not a structured binding: clang before 16 cannot capture those in a lambda.
       const std::pair<size_t, size_t> hit = find_words(lower, s.words, from);
@@ -109,7 +120,7 @@ std::vector<gpu_name_hit> find_gpu_names(std::string_view line) {
       bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto r) { return b < r.second && r.first < e; });
       if (overlaps) continue;
       taken.push_back({b, e});
-      hits.push_back({s.arch, s.words, std::string(line.substr(b, e - b)), b});
+      hits.push_back({s.arch, s.words, std::string(line.substr(b, e - b)), b, s.by_cpu});
     }
   }
   std::stable_sort(hits.begin(), hits.end(), [](const gpu_name_hit& a, const gpu_name_hit& b) { return a.at < b.at; });

@@ -13,9 +13,13 @@ struct gpu_name_hit {
   std::string name;   ///< the table's spelling that matched ("rx 9070")
   std::string text;   ///< the words as the line has them ("RX 9070 XT")
   size_t at = 0;      ///< byte offset in the line
+  /// Read from an APU's CPU model ("Ryzen 5 4500U with Radeon Graphics" -> its Vega iGPU, gfx90c):
+  /// the weakest reading, for a paste that names no GPU of its own.
+  bool by_cpu = false;
 };
 
-/// Every product name in `line`, in line order; the longest spelling wins where two overlap ("rx 6800m" beats
+/// Every product name in `line`, in line order (an APU's CPU model only on a line that speaks of its
+/// graphics: "with Radeon Graphics", iGPU, APU, integrated, Vega); the longest spelling wins where two overlap ("rx 6800m" beats
 /// "rx 6800"). Names that run on into more digits do not match ("rx 9070" in "rx 90700").
 std::vector<gpu_name_hit> find_gpu_names(std::string_view line);
 

@@ -288,7 +288,7 @@ void assemble(paste_scan& s, paste_reading& out) {
     for (const proposed_gpu& g : chosen)
       if (std::none_of(distinct.begin(), distinct.end(), [&](const proposed_gpu& d) { return d.arch == g.arch; }))
         distinct.push_back(g);
-    if (distinct.size() > 1 && top == weight::prose) {
+    if (distinct.size() > 1 && top <= weight::prose) {
       std::string names;
       for (const proposed_gpu& d : distinct) names += (names.empty() ? "" : ", ") + d.name + " (" + d.arch + ")";
       out.ambiguities.push_back("GPUs named: " + names);

@@ -168,6 +168,18 @@ TEST(PasteRead, TheTorchIndexOfAnInstallCommandNamesItsBuild) {
   EXPECT_FALSE(facts_of(read_paste("pip install torch --index-url https://download.pytorch.org/whl/cpu\n")).count("torch.cuda"));
 }
 
+// An APU named by its CPU model: its iGPU, on a line that speaks of graphics, and only when the
+// paste names no GPU of its own.
+TEST(PasteRead, AnApusCpuModelNamesItsIntegratedGpuAsTheWeakestReading) {
+  EXPECT_EQ(facts_of(read_paste("AMD Ryzen 5 4500U with Radeon Graphics\n"))["gpu.arch"], "gfx90c");
+  EXPECT_EQ(facts_of(read_paste("iGpu: vega 6 (ryzen 5 4500u)\n"))["gpu.arch"], "gfx90c");
+  EXPECT_EQ(facts_of(read_paste("the iGPU of my Ryzen 7 6800H\n"))["gpu.arch"], "gfx1035");
+  EXPECT_FALSE(facts_of(read_paste("CPU: AMD Ryzen 7 7840HS\n")).count("gpu.arch")) << "a CPU line that says nothing of graphics";
+  EXPECT_EQ(facts_of(read_paste("CPU: AMD Ryzen 5 4500U with Radeon Graphics\nGPU: NVIDIA GeForce GTX 1650\n"))["gpu.arch"], "sm_75")
+      << "a named GPU outranks the iGPU a CPU implies";
+  EXPECT_EQ(facts_of(read_paste("Ryzen 7 7840HS with Radeon Graphics and an RTX 4060 laptop GPU\n"))["gpu.arch"], "sm_89");
+}
+
 // An issue form's labels and examples (TensorFlow's template): the example in parentheses is the
 // template's, the answer after the colon the reporter's; a note between label and value is skipped.
 TEST(PasteRead, IssueFormExamplesAreNotFacts) {
