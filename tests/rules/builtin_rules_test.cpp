@@ -1531,6 +1531,17 @@ TEST(BuiltinRules, SpentSet33MissesTurnedIntoRules) {
   EXPECT_TRUE(fires(run + "RuntimeError: No HIP GPUs are available\n", "GS-CONT-253"));
   EXPECT_FALSE(fires("docker run -it --device /dev/dri rocm/vllm bash\nRuntimeError: No HIP GPUs are available\n", "GS-CONT-253"))
       << "without /dev/kfd the missing flag is the cause";
+  const std::string cuda13 = "the cuda13 images do not work with my V100, the cuda12 images work\n";
+  auto nvidia = [](const char* arch) {
+    return [arch](machine_facts& m) {
+      m.gpus.push_back({});
+      m.gpus.back().vendor = "nvidia";
+      m.gpus.back().arch = arch;
+    };
+  };
+  EXPECT_TRUE(error_text_fires_with(cuda13, "GS-CUDA-975", nvidia("sm_70")));
+  EXPECT_FALSE(error_text_fires_with(cuda13, "GS-CUDA-975", nvidia("sm_89")))
+      << "Ada runs CUDA 13 code";
 }
 
 }  // namespace
