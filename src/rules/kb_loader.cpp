@@ -355,34 +355,20 @@ void load_rule(const toml::table& t, kb_parse_ctx& ctx, kb_data& out, std::map<s
     ctx.error(where, "a rule needs 'when' conditions, 'match_text' patterns, or both");
     ok = false;
   }
-  if (const toml::node* fa = t.get("facts_alone")) {
-    if (!fa->is_boolean()) {
-      ctx.error(fa->source(), "'facts_alone' is true or false");
+  // The rule's boolean switches: each is true or false, some only beside 'match_text' (and 'when').
+  auto flag = [&](const char* key, bool& into, bool needs_text, bool needs_when, const char* needs) {
+    const toml::node* n = t.get(key);
+    if (!n) return;
+    if (!n->is_boolean() || (needs_text && !t.get("match_text")) || (needs_when && !t.get("when"))) {
+      ctx.error(n->source(), std::string("'") + key + "' is true or false" + needs);
       ok = false;
-    } else {
-      r.facts_alone = **fa->as_boolean();
+      return;
     }
-    if (!t.get("match_text") || !t.get("when")) {
-      ctx.error(fa->source(), "'facts_alone' is for a rule with both 'when' and 'match_text'");
-      ok = false;
-    }
-  }
-  if (const toml::node* fb = t.get("fallback")) {
-    if (!fb->is_boolean() || !t.get("match_text")) {
-      ctx.error(fb->source(), "'fallback' is true or false, for a rule with 'match_text'");
-      ok = false;
-    } else {
-      r.fallback = **fb->as_boolean();
-    }
-  }
-  if (const toml::node* lr = t.get("last_resort")) {
-    if (!lr->is_boolean()) {
-      ctx.error(lr->source(), "'last_resort' is true or false");
-      ok = false;
-    } else {
-      r.last_resort = **lr->as_boolean();
-    }
-  }
+    into = **n->as_boolean();
+  };
+  flag("facts_alone", r.facts_alone, true, true, ", for a rule with both 'when' and 'match_text'");
+  flag("fallback", r.fallback, true, false, ", for a rule with 'match_text'");
+  flag("last_resort", r.last_resort, false, false, "");
   if ((t.get("match_requires") || t.get("match_excludes")) && !t.get("match_text")) {
     ctx.error(where, "'match_requires' and 'match_excludes' narrow 'match_text': the rule has none");
     ok = false;

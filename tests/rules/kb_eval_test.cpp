@@ -340,6 +340,13 @@ TEST(KbLoader, CaptureFactsInConditionsNeedARegexWithThatManyGroups) {
   EXPECT_NE(errors[0].to_string().find("{match.3} is a capture group"), std::string::npos) << errors[0].to_string();
 }
 
+/// The ids match_error_text reports for `text` on `facts`, in the order it reports them.
+std::vector<std::string> text_finding_ids(const knowledge_base& kb, const char* text, const machine_facts& facts) {
+  std::vector<std::string> out;
+  for (const finding& f : kb.match_error_text(text, facts)) out.push_back(f.id);
+  return out;
+}
+
 TEST(KbEval, ALastResortGivesWayToAnyOtherFailOrWarn) {
   std::string rules =
       "[[rule]]\nid = \"GS-T-001\"\nseverity = \"warn\"\ntitle = \"context\"\nevidence = \"e\"\nremediation = \"r\"\n"
@@ -352,8 +359,7 @@ TEST(KbEval, ALastResortGivesWayToAnyOtherFailOrWarn) {
   machine_facts pasted;
   pasted.coverage.partial = true;
   auto fired = [&](const char* text) {
-    std::vector<std::string> out;
-    for (const finding& f : kb.match_error_text(text, pasted)) out.push_back(f.id);
+    std::vector<std::string> out = text_finding_ids(kb, text, pasted);
     std::sort(out.begin(), out.end());
     return out;
   };
@@ -378,11 +384,7 @@ TEST(KbEval, AFallbackGivesWayToARuleThatMatchedTheSameLine) {
   knowledge_base kb = load_kb_text(rules);
   machine_facts pasted;
   pasted.coverage.partial = true;
-  auto fired = [&](const char* text) {
-    std::vector<std::string> out;
-    for (const finding& f : kb.match_error_text(text, pasted)) out.push_back(f.id);
-    return out;
-  };
+  auto fired = [&](const char* text) { return text_finding_ids(kb, text, pasted); };
   EXPECT_EQ(fired("amdgpu [0] gfx1103 is not supported\n"),
             std::vector<std::string>{"GS-T-002"});
   EXPECT_EQ(fired("amdgpu [0] gfx906 is not supported\n"),
