@@ -46,7 +46,7 @@ void conda_torch_build(paste_scan& s, std::string_view build, size_t i, std::str
     size_t e = p + 4;
     while (e < b.size() && (std::isdigit(static_cast<unsigned char>(b[e])) || b[e] == '.')) ++e;
     std::string d = b.substr(p + 4, e - p - 4);
-    if (d.find('.') == std::string::npos && d.size() >= 3) d = d.substr(0, d.size() - 1) + "." + d.substr(d.size() - 1);  // "118" -> "11.8"
+    if (d.find('.') == std::string::npos && d.size() >= 3) d = cuda_of_tag_digits(d);  // "118" -> "11.8"
     if (auto v = first_version(d)) {
       s.propose("torch.cuda", *v, i, from, w - 1);
       s.torch_build_seen = true;
@@ -426,7 +426,7 @@ void torch_index(paste_scan& s) {
     std::pair<std::string, std::string> reading;
     if (tag.size() >= 5 && tag.size() <= 6 && tag.rfind("cu", 0) == 0 &&
         std::all_of(tag.begin() + 2, tag.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      reading = {"torch.cuda", tag.substr(2, tag.size() - 3) + "." + tag.substr(tag.size() - 1)};  // cu126 -> 12.6, cu118 -> 11.8
+      reading = {"torch.cuda", cuda_of_tag_digits(std::string_view(tag).substr(2))};  // cu126 -> 12.6
     else if (tag.rfind("rocm", 0) == 0 && looks_like_version(tag.substr(4)))
       reading = {"torch.hip", hip_major_minor(tag.substr(4))};
     else

@@ -354,8 +354,8 @@ struct told_bisection {
   std::string commit, component;
   size_t line = 0;
 };
-std::optional<told_bisection> bisection_in(const paste_scan& s, size_t i) {
-  const std::string lower = lower_copy(s.lines[i]);
+/// `lower` is line `i` lower-cased (the caller has it).
+std::optional<told_bisection> bisection_in(const paste_scan& s, size_t i, std::string_view lower) {
   if (lower.size() > 400) return std::nullopt;
   const bool git_says = lower.find("is the first bad commit") != std::string::npos;
   const bool told = git_says || has_any(lower, {"bisect", "tracked it down", "tracked down", "narrowed it down", "traced it to",
@@ -368,7 +368,7 @@ std::optional<told_bisection> bisection_in(const paste_scan& s, size_t i) {
   static const std::regex commit_link(R"(github\.com/([\w.-]+)/([\w.-]+)/commit/([0-9a-f]{7,40}))");
   static const std::regex hash_word(R"((?:^|[\s`(:])([0-9a-f]{7,40})(?=$|[\s`).,:]))");
   for (size_t j = i; j < s.lines.size() && j <= i + 1; ++j) {
-    const std::string l = lower_copy(s.lines[j]);
+    const std::string l = j == i ? std::string(lower) : lower_copy(s.lines[j]);
     std::smatch m;
     if (std::regex_search(l, m, commit_link) && is_commit_hash(m[3].str())) {
       const std::string repo = m[2].str();
@@ -408,9 +408,10 @@ first_bad first_bad_commit(std::string_view t) {
   return {v, !hash};  // a hash spelled like a build ("b1234567") stays a commit
 }
 
+/// An empty `component`: a contrast of something the rule does not know, said as undecided.
 void propose_regression(paste_scan& s, const std::string& component, const std::string& good, size_t good_line,
                         const std::string& bad, size_t bad_line) {
-  s.propose("regression.component", component, bad_line, "text", weight::prose);
+  if (!component.empty()) s.propose("regression.component", component, bad_line, "text", weight::prose);
   s.propose("regression.good", good, good_line, "text", weight::prose);
   s.propose("regression.bad", bad, bad_line, "text", weight::prose);
 }
@@ -503,7 +504,7 @@ void scan_regressions(paste_scan& s) {
     std::string lower = lower_copy(l);
     std::string t = trim_copy(lower);
     if (bisected.value.empty() && !(bisected = first_bad_commit(t)).value.empty()) bisected_line = i;
-    if (!told && bisected.value.empty()) told = bisection_in(s, i);
+    if (!told && bisected.value.empty()) told = bisection_in(s, i, lower);
     if (verdict h = t.empty() ? verdict::none : heading_verdict(t); h != verdict::none) {
       heading = h;
       continue;
@@ -550,13 +551,8 @@ void scan_regressions(paste_scan& s) {
                        bisected_line, bisected.value, bisected_line);
     return;
   }
-  if (told && !told->component.empty()) {
+  if (told) {  // a commit of a repository the rule does not know has no component: said as undecided
     propose_regression(s, told->component, "the commit before " + told->commit, told->line, told->commit, told->line);
-    return;
-  }
-  if (told) {  // a commit of a repository the rule does not know: said as undecided
-    s.propose("regression.good", "the commit before " + told->commit, told->line, "text", weight::prose);
-    s.propose("regression.bad", told->commit, told->line, "text", weight::prose);
     return;
   }
   scan_unnamed_contrast(s);

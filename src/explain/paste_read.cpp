@@ -344,6 +344,10 @@ std::optional<std::string> cuda_api_integer(std::string_view v) {
   return std::to_string(n / 1000) + "." + std::to_string(n % 1000 / 10);
 }
 
+std::string cuda_of_tag_digits(std::string_view digits) {
+  return std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1));
+}
+
 std::string hip_major_minor(std::string_view v) {
   size_t dot = v.find('.');
   if (dot == std::string_view::npos) return std::string(v);
@@ -399,7 +403,7 @@ void note_torch_build(paste_scan& s, std::string_view v, size_t index, std::stri
   if (label.rfind("cu", 0) == 0 && label.size() >= 4 && std::isdigit(static_cast<unsigned char>(label[2]))) {
     std::string d = label.substr(2);  // "124" -> "12.4", "118" -> "11.8", "128" -> "12.8"
     d.erase(std::find_if(d.begin(), d.end(), [](char c) { return !std::isdigit(static_cast<unsigned char>(c)); }), d.end());
-    if (d.size() >= 3) s.propose("torch.cuda", d.substr(0, d.size() - 1) + "." + d.substr(d.size() - 1), index, from, w);
+    if (d.size() >= 3) s.propose("torch.cuda", cuda_of_tag_digits(d), index, from, w);
     s.torch_build_seen = true;
   } else if (label.rfind("rocm", 0) == 0) {
     if (auto hv = first_version(label.substr(4))) s.propose("torch.hip", hip_major_minor(*hv), index, from, w);

@@ -72,6 +72,9 @@ std::string unpad_label(const std::string& line);
 /// "6.2.41133-dd7f95766" -> "6.2": torch.version.hip and collect_env print HIP's build number,
 /// rules compare major.minor.
 std::string hip_major_minor(std::string_view v);
+/// The CUDA of a build tag's digits: "124" (+cu124, cuda124, whl/cu124) -> "12.4", "118" -> "11.8".
+/// `digits` holds three or more digits.
+std::string cuda_of_tag_digits(std::string_view digits);
 /// CUDA's API numbers as cudaRuntimeGetVersion / cudaDriverGetVersion print them ("CUDA Runtime
 /// Version: 13000", "12040") -> "13.0", "12.4"; nullopt for anything else ("12.4" is read as written).
 std::optional<std::string> cuda_api_integer(std::string_view v);
